@@ -1,0 +1,48 @@
+# Finds V8 10.x as shipped by Debian's libnode108 + libnode-dev and defines the
+# imported target hostloop::v8.
+#
+# HOSTLOOP_V8_ROOT is the folder that holds include/node and lib/<triplet>
+# (scripts/setup.sh prints it). /usr/include/node is only accepted when it is
+# V8 10: on machines with nodejs 20 it holds V8 11.3 headers, which compile
+# against libnode.so.108 and then crash at run time.
+
+set(HOSTLOOP_V8_ROOT "" CACHE PATH "Root of libnode-dev/libnode108 (holds include/node)")
+if(NOT HOSTLOOP_V8_ROOT)
+  message(FATAL_ERROR
+    "HOSTLOOP_V8_ROOT is not set. Run `make build` (it runs scripts/setup.sh), or pass "
+    "-DHOSTLOOP_V8_ROOT=<folder with include/node and lib/> from libnode-dev + libnode108.")
+endif()
+
+set(_v8_include "${HOSTLOOP_V8_ROOT}/include/node")
+set(_v8_version_h "${_v8_include}/v8-version.h")
+if(NOT EXISTS "${_v8_version_h}")
+  message(FATAL_ERROR "No V8 headers at ${_v8_include} (v8-version.h missing).")
+endif()
+file(STRINGS "${_v8_version_h}" _v8_major_line REGEX "^#define V8_MAJOR_VERSION [0-9]+")
+string(REGEX REPLACE "^#define V8_MAJOR_VERSION ([0-9]+).*" "\\1" HOSTLOOP_V8_MAJOR "${_v8_major_line}")
+if(NOT HOSTLOOP_V8_MAJOR STREQUAL "10")
+  message(FATAL_ERROR
+    "${_v8_include} holds V8 ${HOSTLOOP_V8_MAJOR} headers; hostloop needs V8 10 (libnode108). "
+    "These are probably Node's own headers from the nodejs package, which crash against "
+    "libnode.so.108. Point HOSTLOOP_V8_ROOT at libnode-dev's headers (scripts/setup.sh fetches them).")
+endif()
+
+find_library(HOSTLOOP_LIBNODE NAMES libnode.so.108
+  PATHS "${HOSTLOOP_V8_ROOT}/lib/${CMAKE_LIBRARY_ARCHITECTURE}" "${HOSTLOOP_V8_ROOT}/lib"
+  NO_DEFAULT_PATH REQUIRED)
+get_filename_component(HOSTLOOP_LIBNODE_DIR "${HOSTLOOP_LIBNODE}" DIRECTORY)
+message(STATUS "V8 ${HOSTLOOP_V8_MAJOR} headers: ${_v8_include}; library: ${HOSTLOOP_LIBNODE}")
+
+add_library(hostloop_v8_import SHARED IMPORTED GLOBAL)
+set_target_properties(hostloop_v8_import PROPERTIES
+  IMPORTED_LOCATION "${HOSTLOOP_LIBNODE}"
+  IMPORTED_NO_SONAME FALSE)
+# SYSTEM keeps V8's own warnings out of our build. libnode's V8 has neither
+# pointer compression nor the sandbox, so neither macro may be defined.
+target_include_directories(hostloop_v8_import SYSTEM INTERFACE "${_v8_include}")
+target_compile_definitions(hostloop_v8_import INTERFACE V8_DEPRECATION_WARNINGS=0)
+add_library(hostloop::v8 ALIAS hostloop_v8_import)
+
+# Binaries run from the build tree without LD_LIBRARY_PATH.
+set(CMAKE_BUILD_RPATH "${HOSTLOOP_LIBNODE_DIR}")
+set(CMAKE_INSTALL_RPATH "${HOSTLOOP_LIBNODE_DIR}")

@@ -1,0 +1,42 @@
+// Typed time for the whole project, read through an injectable clock so tests
+// control it. All deadlines are monotonic (steady_clock) with ns resolution.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace hostloop::base {
+
+using Duration = std::chrono::nanoseconds;
+using TimePoint = std::chrono::time_point<std::chrono::steady_clock, Duration>;
+
+class TickClock {
+ public:
+  virtual ~TickClock() = default;
+  // Thread-safe. Never goes backwards.
+  virtual TimePoint Now() const = 0;
+
+  // The process-wide monotonic clock.
+  static const TickClock* Default();
+};
+
+// A clock that only moves when told. Thread-safe.
+class FakeTickClock final : public TickClock {
+ public:
+  explicit FakeTickClock(TimePoint start = TimePoint(std::chrono::hours(1)))
+      : now_ns_(start.time_since_epoch().count()) {}
+
+  TimePoint Now() const override { return TimePoint(Duration(now_ns_.load())); }
+  void Advance(Duration delta) { now_ns_.fetch_add(delta.count()); }
+
+ private:
+  std::atomic<int64_t> now_ns_;
+};
+
+// Rounds a duration up to whole milliseconds, for APIs that take ms (poll()).
+inline int64_t CeilMilliseconds(Duration d) {
+  return std::chrono::ceil<std::chrono::milliseconds>(d).count();
+}
+
+}  // namespace hostloop::base

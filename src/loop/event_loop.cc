@@ -1,0 +1,332 @@
+#include "loop/event_loop.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <utility>
+
+#include "base/check.h"
+#include "loop/run_guarded.h"
+
+namespace hostloop::loop {
+namespace {
+
+std::atomic<uint32_t> next_owner_id{1};
+
+// Released exactly once: when the posted entry ran, or when it was destroyed
+// unrun (shutdown). The waiter learns which.
+class Completion {
+ public:
+  void Signal(bool ran) {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+      ran_ = ran;
+    }
+    condition_.notify_all();
+  }
+  bool Wait() {
+    std::unique_lock lock(mutex_);
+    condition_.wait(lock, [this] { return done_; });
+    return ran_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable condition_;
+  bool done_ = false;
+  bool ran_ = false;
+};
+
+// Lives in the posted closure; its destructor releases the waiter whether the
+// closure ran or was dropped.
+class CompletionNotifier {
+ public:
+  explicit CompletionNotifier(std::shared_ptr<Completion> completion)
+      : completion_(std::move(completion)) {}
+  CompletionNotifier(CompletionNotifier&&) noexcept = default;
+  CompletionNotifier& operator=(CompletionNotifier&&) = delete;
+  ~CompletionNotifier() {
+    if (completion_) completion_->Signal(ran_);
+  }
+  void MarkRan() { ran_ = true; }
+
+ private:
+  std::shared_ptr<Completion> completion_;
+  bool ran_ = false;
+};
+
+}  // namespace
+
+std::shared_ptr<EventLoop> EventLoop::Create(const base::TickClock* clock) {
+  return std::shared_ptr<EventLoop>(new EventLoop(clock));
+}
+
+EventLoop::EventLoop(const base::TickClock* clock)
+    : clock_(clock), owner_id_(next_owner_id.fetch_add(1)) {}
+
+EventLoop::~EventLoop() {
+  // The last reference may go away on any thread, but a bound loop can only
+  // be torn down at home.
+  bool bound;
+  {
+    base::MutexLock lock(mutex_);
+    bound = state_ == State::kBound;
+  }
+  CHECK_MSG(!bound || IsHomeThread(), "a bound EventLoop must be shut down on its home thread");
+  Shutdown();
+}
+
+void EventLoop::Bind(Looper* looper) {
+  CHECK(looper->IsHomeThread());
+  CHECK_MSG(looper->clock() == clock_, "EventLoop and Looper must share a clock");
+  std::vector<BufferedOrdered> buffered;
+  {
+    base::MutexLock lock(mutex_);
+    CHECK_MSG(state_ == State::kUnbound, "EventLoop::Bind called twice or after Shutdown");
+    state_ = State::kBound;
+    remote_ = looper->remote();
+    buffered.swap(buffered_ordered_);
+  }
+  looper_ = looper;
+  for (BufferedOrdered& entry : buffered) {
+    looper_->Schedule(entry.due, std::move(entry.task), TimerQueue::Meta{owner_id_, true, 0});
+  }
+  looper_->AddSource(this);
+  looper_->AddEntryObserver(this);
+}
+
+bool EventLoop::IsShutDown() {
+  base::MutexLock lock(mutex_);
+  return state_ == State::kShutDown;
+}
+
+// ---- Internal lane -----------------------------------------------------------
+
+bool EventLoop::PostInternal(Task task, Nesting nesting) {
+  LooperRemote* remote = nullptr;
+  {
+    base::MutexLock lock(mutex_);
+    if (state_ != State::kShutDown) {
+      immediate_.push_back(Entry{next_sequence_++, nesting, std::move(task)});
+      remote = remote_.get();
+    }
+  }
+  if (task) return false;  // refused; destroyed here, outside the lock
+  if (remote != nullptr) remote->Wake();
+  return true;
+}
+
+bool EventLoop::PostInternalDelayed(Task task, Duration delay, Nesting nesting,
+                                    Liveness liveness) {
+  if (delay <= Duration::zero()) return PostInternal(std::move(task), nesting);
+  TimePoint due = clock_->Now() + delay;
+  LooperRemote* remote = nullptr;
+  bool accepted = false;
+  {
+    base::MutexLock lock(mutex_);
+    if (state_ != State::kShutDown) {
+      uint8_t flags = nesting == Nesting::kNonNestable ? kNonNestableFlag : 0;
+      delayed_.Add(due, next_sequence_++, std::move(task),
+                   TimerQueue::Meta{0, liveness == Liveness::kKeepsAlive, flags});
+      remote = remote_.get();
+      accepted = true;
+    }
+  }
+  // A new earliest deadline must shorten a wait already under way.
+  if (remote != nullptr) remote->Wake();
+  return accepted;
+}
+
+bool EventLoop::PostInternalAndWait(Task task) {
+  if (IsHomeThread()) {
+    if (shut_down_) return false;
+    RunGuarded(task, "an internal-lane entry");
+    task.Reset();
+    looper_->NotifyEntryRan();
+    return true;
+  }
+  auto completion = std::make_shared<Completion>();
+  bool accepted = PostInternal(
+      [task = std::move(task), notifier = CompletionNotifier(completion)]() mutable {
+        task();
+        notifier.MarkRan();
+      });
+  if (!accepted) return false;
+  return completion->Wait();
+}
+
+void EventLoop::TransferDueLocked(TimePoint now) {
+  while (!delayed_.empty() && delayed_.TopDue() <= now) {
+    Nesting nesting =
+        (delayed_.TopMeta().flags & kNonNestableFlag) ? Nesting::kNonNestable : Nesting::kNestable;
+    uint64_t sequence = delayed_.TopSequence();
+    immediate_.push_back(Entry{sequence, nesting, delayed_.PopTop()});
+  }
+}
+
+void EventLoop::RunEntry(Entry& entry) {
+  RunGuarded(
+      [&entry] {
+        entry.task();
+        entry.task.Reset();
+      },
+      "an internal-lane entry");
+  ++entries_run_;
+}
+
+void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
+  // An entry may drop the runtime's last reference to this loop.
+  std::shared_ptr<EventLoop> self = shared_from_this();
+  uint64_t snapshot;
+  {
+    base::MutexLock lock(mutex_);
+    if (state_ != State::kBound) return;
+    TransferDueLocked(now);
+    snapshot = next_sequence_;
+  }
+  TimePoint budget_end = now + budget.max_time;
+  std::size_t ran = 0;
+  while (ran < budget.max_entries) {
+    {
+      base::MutexLock lock(mutex_);
+      while (batch_.size() < kBatchSize && ran + batch_.size() < budget.max_entries &&
+             !immediate_.empty() && immediate_.front().sequence < snapshot) {
+        batch_.push_back(std::move(immediate_.front()));
+        immediate_.pop_front();
+      }
+    }
+    if (batch_.empty()) return;
+    for (Entry& entry : batch_) {
+      if (shut_down_) break;  // an entry shut the loop down: drop the rest
+      RunEntry(entry);
+      looper_->NotifyEntryRan();
+      ++ran;
+    }
+    batch_.clear();
+    if (shut_down_) return;
+    if (looper_->quit_requested() || looper_->Now() >= budget_end) return;
+  }
+}
+
+TimePoint EventLoop::NextDue() {
+  base::MutexLock lock(mutex_);
+  if (!immediate_.empty()) return TimePoint::min();
+  if (!delayed_.empty()) return delayed_.TopDue();
+  return TimePoint::max();
+}
+
+bool EventLoop::KeepsAlive() {
+  if (refs_ > 0) return true;
+  base::MutexLock lock(mutex_);
+  return !immediate_.empty() || delayed_.keep_alive_count() > 0;
+}
+
+std::size_t EventLoop::RunNestableTasks() {
+  CHECK(IsHomeThread());
+  std::shared_ptr<EventLoop> self = shared_from_this();
+  uint64_t snapshot;
+  {
+    base::MutexLock lock(mutex_);
+    if (state_ != State::kBound) return 0;
+    TransferDueLocked(looper_->Now());
+    snapshot = next_sequence_;
+  }
+  std::size_t ran = 0;
+  std::size_t position = 0;  // entries before it are non-nestable, kept
+  while (!shut_down_) {
+    Entry entry{0, Nesting::kNestable, Task()};
+    {
+      base::MutexLock lock(mutex_);
+      while (position < immediate_.size() &&
+             immediate_[position].nesting == Nesting::kNonNestable) {
+        ++position;
+      }
+      if (position >= immediate_.size() || immediate_[position].sequence >= snapshot) break;
+      entry = std::move(immediate_[position]);
+      immediate_.erase(immediate_.begin() + static_cast<std::ptrdiff_t>(position));
+    }
+    RunEntry(entry);
+    ++ran;
+  }
+  return ran;
+}
+
+// ---- Ordered lane ------------------------------------------------------------
+
+bool EventLoop::PostOrdered(Task task, Duration delay) {
+  {
+    base::MutexLock lock(mutex_);
+    if (state_ == State::kShutDown) return false;
+    if (state_ == State::kUnbound) {
+      buffered_ordered_.push_back(BufferedOrdered{clock_->Now() + delay, std::move(task)});
+      return true;
+    }
+  }
+  CHECK_MSG(IsHomeThread(), "ordered posts come from the home thread once bound");
+  TimePoint due = delay > Duration::zero() ? looper_->Now() + delay : looper_->Now();
+  looper_->Schedule(due, std::move(task), TimerQueue::Meta{owner_id_, true, 0});
+  return true;
+}
+
+EventLoop::TimerId EventLoop::ScheduleOrdered(Task task, Duration delay, Liveness liveness) {
+  DCHECK(IsHomeThread());
+  return ScheduleOrderedAt(std::move(task), looper_->Now() + delay, liveness);
+}
+
+EventLoop::TimerId EventLoop::ScheduleOrderedAt(Task task, TimePoint due, Liveness liveness) {
+  DCHECK(IsHomeThread());
+  if (shut_down_) return TimerQueue::kInvalidId;
+  return looper_->Schedule(
+      due, std::move(task),
+      TimerQueue::Meta{owner_id_, liveness == Liveness::kKeepsAlive, 0});
+}
+
+bool EventLoop::CancelOrdered(TimerId id) {
+  DCHECK(IsHomeThread());
+  if (shut_down_) return false;
+  return looper_->Cancel(id);
+}
+
+// ---- Home thread -------------------------------------------------------------
+
+void EventLoop::Shutdown() {
+  std::deque<Entry> immediate;
+  std::vector<Task> dropped;
+  std::vector<BufferedOrdered> buffered;
+  bool was_bound;
+  {
+    base::MutexLock lock(mutex_);
+    if (state_ == State::kShutDown) return;
+    was_bound = state_ == State::kBound;
+    state_ = State::kShutDown;
+    immediate.swap(immediate_);
+    while (!delayed_.empty()) dropped.push_back(delayed_.PopTop());
+    buffered.swap(buffered_ordered_);
+  }
+  if (was_bound) {
+    CHECK_MSG(IsHomeThread(), "EventLoop::Shutdown runs on the home thread");
+    shut_down_ = true;
+    looper_->RemoveOwnedBy(owner_id_);
+    looper_->RemoveSource(this);
+    looper_->RemoveEntryObserver(this);
+  }
+  shut_down_ = true;
+  refs_ = 0;
+  base::UniqueFunction<void()> hook = std::move(hook_);
+  // Everything dropped is destroyed here, outside the lock; destructors that
+  // post again are refused.
+}
+
+void EventLoop::SetEntryHook(base::UniqueFunction<void()> hook) { hook_ = std::move(hook); }
+
+void EventLoop::OnEntryRan() {
+  if (hook_) hook_();
+}
+
+void EventLoop::Unref() {
+  CHECK(refs_ > 0);
+  --refs_;
+}
+
+}  // namespace hostloop::loop

@@ -1,0 +1,158 @@
+// EventLoop: one per runtime (the main one and every worker). It gives the
+// runtime its two lanes on the Looper of its home thread:
+//
+//  - the ordered lane: entries in the Looper's own (due, sequence) queue,
+//    tagged with this EventLoop so Shutdown() can drop them (L3);
+//  - the internal lane: its own ordering domain (V8 foreground tasks,
+//    messages between threads, native completions), a mutex-guarded FIFO of
+//    immediate entries plus a TimerQueue of delayed ones, posted from any
+//    thread. Due delayed entries join the FIFO at the start of a pass.
+//
+// Lifecycle: Create() -> (posts are buffered, L2) -> Bind() on the home thread
+// -> Shutdown() on the home thread (drops everything queued, refuses later
+// posts, L7). Owned by shared_ptr: other threads keep it alive while posting.
+//
+// Internal pass (RunDue, phase 3 of Looper's pass): take the entries present
+// when the pass starts (sequence snapshot, L4), run them in FIFO order in
+// batches taken under the lock, at most kInternalBudget per pass. After each
+// entry the Looper's entry observers run (the microtask checkpoint, L5).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "base/thread_annotations.h"
+#include "base/time.h"
+#include "base/unique_function.h"
+#include "loop/loop_source.h"
+#include "loop/looper.h"
+#include "loop/timer_queue.h"
+
+namespace hostloop::loop {
+
+// Whether an internal entry may run inside a nested drain (L9).
+enum class Nesting { kNestable, kNonNestable };
+
+class EventLoop final : public LoopSource,
+                        public EntryObserver,
+                        public std::enable_shared_from_this<EventLoop> {
+ public:
+  using TimerId = TimerQueue::Id;
+
+  // Thread-safe. The loop starts unbound; `clock` must be the one of the
+  // Looper it will bind to.
+  static std::shared_ptr<EventLoop> Create(
+      const base::TickClock* clock = base::TickClock::Default());
+  ~EventLoop() override;
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+
+  // Makes the calling thread (whose Looper is `looper`) the home thread and
+  // schedules everything buffered so far, in posting order (L2).
+  void Bind(Looper* looper);
+
+  // ---- Internal lane. Thread-safe; false after Shutdown (L1). -----------
+
+  bool PostInternal(Task task, Nesting nesting = Nesting::kNestable);
+  // Delayed entries are weak by default: V8's housekeeping must not keep a
+  // runtime alive (J3).
+  bool PostInternalDelayed(Task task, Duration delay, Nesting nesting = Nesting::kNestable,
+                           Liveness liveness = Liveness::kWeak);
+  // Posts and blocks until the entry ran (true) or was dropped unrun by
+  // Shutdown (false, L7). On the home thread the task runs inline.
+  bool PostInternalAndWait(Task task);
+
+  // ---- Ordered lane (L3) -------------------------------------------------
+
+  // Home thread after Bind(); any thread before it (buffered, L2).
+  bool PostOrdered(Task task, Duration delay = Duration::zero());
+  // Home thread, bound. Due `delay` from now (a fresh clock reading, so a
+  // timer's timeout is measured from the call). Returns kInvalidId after
+  // Shutdown.
+  TimerId ScheduleOrdered(Task task, Duration delay, Liveness liveness = Liveness::kKeepsAlive);
+  // Home thread. The same at an explicit deadline (interval re-arming).
+  TimerId ScheduleOrderedAt(Task task, TimePoint due, Liveness liveness = Liveness::kKeepsAlive);
+  // Home thread. Removes a pending ordered entry; its task is destroyed.
+  bool CancelOrdered(TimerId id);
+
+  // ---- Home thread -------------------------------------------------------
+
+  // Drops all queued work of both lanes (destructors run, outside the lock),
+  // refuses every later post, releases refs. Idempotent. On an unbound loop
+  // any thread may call it.
+  void Shutdown();
+
+  // Nested drain (L9): runs the nestable internal entries present now, in
+  // order, leaving non-nestable ones queued, without entry observers (no
+  // microtask checkpoint may run while JS frames are on the stack). Returns
+  // how many ran.
+  std::size_t RunNestableTasks();
+
+  // Called after every entry the Looper runs while this loop is bound (L5).
+  void SetEntryHook(base::UniqueFunction<void()> hook);
+
+  // Keep-alive references (J3): a pending Atomics.waitAsync, a live worker, a
+  // started port with a remote partner, a pending native operation.
+  void Ref() { ++refs_; }
+  void Unref();
+
+  Looper* looper() const { return looper_; }
+  const base::TickClock* clock() const { return clock_; }
+  uint32_t owner_id() const { return owner_id_; }
+  // Thread-safe.
+  bool IsShutDown();
+  bool IsHomeThread() const { return looper_ != nullptr && looper_->IsHomeThread(); }
+  uint64_t entries_run() const { return entries_run_; }
+
+  // LoopSource (called by the Looper).
+  void RunDue(TimePoint now, const LaneBudget& budget) override;
+  TimePoint NextDue() override;
+  bool KeepsAlive() override;
+  // EntryObserver.
+  void OnEntryRan() override;
+
+ private:
+  enum class State { kUnbound, kBound, kShutDown };
+  static constexpr uint8_t kNonNestableFlag = 1;
+  static constexpr std::size_t kBatchSize = 32;
+
+  struct Entry {
+    uint64_t sequence;
+    Nesting nesting;
+    Task task;
+  };
+  struct BufferedOrdered {
+    TimePoint due;
+    Task task;
+  };
+
+  explicit EventLoop(const base::TickClock* clock);
+  // Moves delayed entries due at `now` to the back of the FIFO.
+  void TransferDueLocked(TimePoint now) REQUIRES(mutex_);
+  void RunEntry(Entry& entry);
+
+  const base::TickClock* const clock_;
+  const uint32_t owner_id_;
+
+  base::Mutex mutex_;
+  State state_ GUARDED_BY(mutex_) = State::kUnbound;
+  std::deque<Entry> immediate_ GUARDED_BY(mutex_);
+  TimerQueue delayed_ GUARDED_BY(mutex_);
+  uint64_t next_sequence_ GUARDED_BY(mutex_) = 1;
+  std::vector<BufferedOrdered> buffered_ordered_ GUARDED_BY(mutex_);
+  // Set once by Bind(), never cleared: posting threads (which hold this
+  // EventLoop alive) may wake the Looper through it even after it is gone.
+  std::shared_ptr<LooperRemote> remote_ GUARDED_BY(mutex_);
+
+  // Home-thread state.
+  Looper* looper_ = nullptr;
+  bool shut_down_ = false;
+  int64_t refs_ = 0;
+  base::UniqueFunction<void()> hook_;
+  std::vector<Entry> batch_;
+  uint64_t entries_run_ = 0;
+};
+
+}  // namespace hostloop::loop

@@ -1,0 +1,37 @@
+// LoopSource: a lane a Looper services once per pass besides its own ordered
+// queue. EventLoop's internal lane is the one implementation; the interface
+// keeps Looper ignorant of what a runtime is.
+#pragma once
+
+#include <cstddef>
+
+#include "base/time.h"
+
+namespace hostloop::loop {
+
+// Whether a pending entry, fd watch or handle keeps its loop running (J3).
+enum class Liveness { kKeepsAlive, kWeak };
+
+// How much one lane may run in one pass (L4): whichever limit comes first.
+struct LaneBudget {
+  std::size_t max_entries;
+  base::Duration max_time;
+};
+
+class LoopSource {
+ public:
+  virtual ~LoopSource() = default;
+
+  // Home thread. Runs a bounded snapshot of the entries due at `now`: only
+  // entries present when the call starts, at most `budget`.
+  virtual void RunDue(base::TimePoint now, const LaneBudget& budget) = 0;
+
+  // Home thread. When this source next has work: TimePoint::min() if some is
+  // due now, TimePoint::max() if none is scheduled.
+  virtual base::TimePoint NextDue() = 0;
+
+  // Home thread. Whether pending work here should keep the loop running (J3).
+  virtual bool KeepsAlive() = 0;
+};
+
+}  // namespace hostloop::loop

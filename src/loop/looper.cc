@@ -1,0 +1,414 @@
+#include "loop/looper.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "base/check.h"
+#include "loop/run_guarded.h"
+
+namespace hostloop::loop {
+namespace {
+
+thread_local Looper* tls_current_looper = nullptr;
+
+// Fd keys start above zero; the poller reserves ~0 and the waker uses 0.
+constexpr uint64_t kWakerKey = 0;
+
+// How many entries run between clock reads for the time budget.
+constexpr std::size_t kClockCheckInterval = 8;
+
+}  // namespace
+
+// ---- LooperRemote ----------------------------------------------------------
+
+bool LooperRemote::Post(Task task, Duration delay) {
+  {
+    base::MutexLock lock(mutex_);
+    if (!closed_) {
+      TimePoint due = delay > Duration::zero()
+                          ? clock_->Now() + delay
+                          : TimePoint(Duration(published_now_ns_.load(std::memory_order_acquire)));
+      uint64_t sequence = next_sequence_.fetch_add(1, std::memory_order_seq_cst);
+      inbox_.push_back(InboxEntry{due, sequence, std::move(task)});
+      inbox_nonempty_.store(true, std::memory_order_release);
+    }
+  }
+  if (task) return false;  // refused: destroyed here, outside the lock
+  waker_.Wake();
+  return true;
+}
+
+// ---- Looper: creation ------------------------------------------------------
+
+base::Result<std::unique_ptr<Looper>> Looper::Create(Options options) {
+  CHECK_MSG(tls_current_looper == nullptr, "this thread already has a Looper");
+  EpollPoller poller = TRY(EpollPoller::Create());
+  EventfdWaker waker = TRY(EventfdWaker::Create());
+  TRY(poller.Add(waker.fd(), EPOLLIN, kWakerKey));
+  std::shared_ptr<LooperRemote> remote(new LooperRemote(std::move(waker), options.clock));
+  return std::unique_ptr<Looper>(new Looper(options.clock, std::move(poller), std::move(remote)));
+}
+
+Looper::Looper(const base::TickClock* clock, EpollPoller poller,
+               std::shared_ptr<LooperRemote> remote)
+    : clock_(clock), poller_(std::move(poller)), remote_(std::move(remote)) {
+  tls_current_looper = this;
+  Now();
+}
+
+Looper* Looper::Current() { return tls_current_looper; }
+
+Looper::~Looper() {
+  CHECK(IsHomeThread());
+  CHECK_MSG(!running_, "a Looper cannot be destroyed while it runs");
+  CHECK_MSG(sources_.empty() || std::all_of(sources_.begin(), sources_.end(),
+                                            [](LoopSource* s) { return s == nullptr; }),
+            "shut down the EventLoops bound to a Looper before destroying it");
+  std::vector<LooperRemote::InboxEntry> inbox;
+  {
+    base::MutexLock lock(remote_->mutex_);
+    remote_->closed_ = true;
+    inbox.swap(remote_->inbox_);
+  }
+  // Queued tasks are destroyed unrun; their destructors may post (refused).
+  inbox.clear();
+  while (!queue_.empty()) queue_.PopTop();
+  watches_.clear();
+  tls_current_looper = nullptr;
+}
+
+// ---- Ordered lane ----------------------------------------------------------
+
+TimePoint Looper::Now() {
+  TimePoint now = clock_->Now();
+  if (now > pass_now_) {
+    pass_now_ = now;
+    remote_->published_now_ns_.store(now.time_since_epoch().count(), std::memory_order_release);
+  }
+  return pass_now_;
+}
+
+bool Looper::PostDelayed(Task task, Duration delay) {
+  if (!IsHomeThread()) return remote_->Post(std::move(task), delay);
+  TimePoint due = delay > Duration::zero() ? Now() + delay : pass_now_;
+  Schedule(due, std::move(task));
+  return true;
+}
+
+Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
+  DCHECK(IsHomeThread());
+  uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
+  return queue_.Add(due, sequence, std::move(task), meta);
+}
+
+bool Looper::Cancel(TimerId id) {
+  DCHECK(IsHomeThread());
+  Task task = queue_.Cancel(id);
+  return static_cast<bool>(task);  // destroyed here, unrun
+}
+
+void Looper::RemoveOwnedBy(uint32_t owner) {
+  DCHECK(IsHomeThread());
+  std::vector<Task> dropped;
+  queue_.RemoveOwnedBy(owner, &dropped);
+  // `dropped` is destroyed here, after the queue is consistent again.
+}
+
+// ---- File descriptors ------------------------------------------------------
+
+base::Result<Looper::WatchId> Looper::WatchFd(int fd, uint32_t events, FdCallback callback,
+                                               Liveness liveness) {
+  DCHECK(IsHomeThread());
+  WatchId id = next_watch_id_++;
+  TRY(poller_.Add(fd, events, id));
+  watches_.emplace(id, std::make_shared<Watch>(Watch{fd, std::move(callback), liveness}));
+  if (liveness == Liveness::kKeepsAlive) ++keep_alive_watches_;
+  return id;
+}
+
+base::Result<void> Looper::ModifyFd(WatchId id, uint32_t events) {
+  DCHECK(IsHomeThread());
+  auto it = watches_.find(id);
+  if (it == watches_.end()) return base::Error{0, "unknown watch"};
+  return poller_.Modify(it->second->fd, events, id);
+}
+
+void Looper::UnwatchFd(WatchId id) {
+  DCHECK(IsHomeThread());
+  auto it = watches_.find(id);
+  if (it == watches_.end()) return;
+  poller_.Remove(it->second->fd);
+  if (it->second->liveness == Liveness::kKeepsAlive) --keep_alive_watches_;
+  // A callback that unwatches itself is kept alive by DispatchFd's reference.
+  std::shared_ptr<Watch> watch = std::move(it->second);
+  watches_.erase(it);
+}
+
+// ---- Registrations ---------------------------------------------------------
+
+void Looper::AddSource(LoopSource* source) {
+  DCHECK(IsHomeThread());
+  sources_.push_back(source);
+}
+
+void Looper::RemoveSource(LoopSource* source) {
+  DCHECK(IsHomeThread());
+  auto it = std::find(sources_.begin(), sources_.end(), source);
+  if (it == sources_.end()) return;
+  // Nulled, not erased, while a walk over sources_ may be under way.
+  *it = nullptr;
+  needs_compaction_ = true;
+  if (iterating_ == 0) CompactRegistrations();
+}
+
+void Looper::AddEntryObserver(EntryObserver* observer) {
+  DCHECK(IsHomeThread());
+  observers_.push_back(observer);
+}
+
+void Looper::RemoveEntryObserver(EntryObserver* observer) {
+  DCHECK(IsHomeThread());
+  auto it = std::find(observers_.begin(), observers_.end(), observer);
+  if (it == observers_.end()) return;
+  *it = nullptr;
+  needs_compaction_ = true;
+  if (iterating_ == 0) CompactRegistrations();
+}
+
+void Looper::CompactRegistrations() {
+  if (!needs_compaction_) return;
+  needs_compaction_ = false;
+  std::erase(sources_, nullptr);
+  std::erase(observers_, nullptr);
+}
+
+void Looper::NotifyEntryRan() {
+  if (observers_.empty()) return;
+  ++iterating_;
+  // Index loop: observers may be added during the walk.
+  for (std::size_t i = 0; i < observers_.size(); ++i) {
+    if (observers_[i] != nullptr) observers_[i]->OnEntryRan();
+  }
+  if (--iterating_ == 0) CompactRegistrations();
+}
+
+// ---- Liveness --------------------------------------------------------------
+
+void Looper::Unref() {
+  DCHECK(IsHomeThread());
+  CHECK(refs_ > 0);
+  --refs_;
+}
+
+bool Looper::KeepsAlive() {
+  DCHECK(IsHomeThread());
+  if (refs_ > 0 || queue_.keep_alive_count() > 0 || keep_alive_watches_ > 0) return true;
+  if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return true;
+  for (LoopSource* source : sources_) {
+    if (source != nullptr && source->KeepsAlive()) return true;
+  }
+  return false;
+}
+
+// ---- Running ---------------------------------------------------------------
+
+void Looper::Quit() {
+  quit_.store(true, std::memory_order_relaxed);
+  if (!IsHomeThread()) Wake();
+}
+
+Looper::RunResult Looper::Run() {
+  CHECK(IsHomeThread());
+  CHECK_MSG(!running_, "Looper::Run is not re-entrant");
+  running_ = true;
+  quit_.store(false, std::memory_order_relaxed);
+  RunResult result = RunResult::kIdle;
+  while (true) {
+    if (!RunPass(PassMode::kMayBlock)) break;
+    if (quit_.load(std::memory_order_relaxed)) {
+      result = RunResult::kQuit;
+      break;
+    }
+  }
+  quit_.store(false, std::memory_order_relaxed);
+  running_ = false;
+  return result;
+}
+
+void Looper::RunUntilIdle() {
+  CHECK(IsHomeThread());
+  CHECK_MSG(!running_, "Looper::RunUntilIdle is not re-entrant");
+  running_ = true;
+  do {
+    RunPass(PassMode::kNonBlocking);
+  } while (!quit_.load(std::memory_order_relaxed) && HasDueWork(Now()));
+  quit_.store(false, std::memory_order_relaxed);
+  running_ = false;
+}
+
+bool Looper::Step() {
+  CHECK(IsHomeThread());
+  CHECK_MSG(!running_, "Looper::Step is not re-entrant");
+  running_ = true;
+  RunPass(PassMode::kStep);
+  quit_.store(false, std::memory_order_relaxed);
+  running_ = false;
+  return KeepsAlive();
+}
+
+bool Looper::RunPass(PassMode mode) {
+  ++stats_.passes;
+  // A foreign loop blocked since the last Step(): we are awake now.
+  remote_->waker_.Disarm();
+
+  // 1. Clock and inbox.
+  TimePoint now = Now();
+  TakeInbox();
+  uint64_t snapshot = remote_->next_sequence_.load(std::memory_order_seq_cst);
+
+  // 2. Ordered lane.
+  RunOrderedLane(now, snapshot);
+  if (quit_.load(std::memory_order_relaxed)) return true;
+
+  // 3. Internal lanes.
+  RunSources(now);
+  if (quit_.load(std::memory_order_relaxed)) return true;
+
+  // 4. Decide the wait. Arm first, then look: a post racing this either is
+  // seen by NextDeadline() or finds the waker armed and writes the eventfd.
+  remote_->waker_.Arm();
+  TakeInbox();
+  std::optional<TimePoint> deadline = NextDeadline();
+  TimePoint after = Now();
+  std::optional<Duration> timeout;
+  if (mode != PassMode::kMayBlock || quit_.load(std::memory_order_relaxed)) {
+    timeout = Duration::zero();
+  } else if (deadline) {
+    timeout = std::max(Duration::zero(), *deadline - after);
+  } else if (!KeepsAlive()) {
+    remote_->waker_.Disarm();
+    return false;
+  }
+
+  // 5. Poll.
+  PollAndDispatch(timeout);
+  if (mode == PassMode::kStep) {
+    // Hand the wait to the foreign loop: the backend fd must turn readable
+    // when the next deadline comes (or at once if work is due now).
+    remote_->waker_.Arm();
+    TakeInbox();
+    std::optional<TimePoint> next = NextDeadline();
+    poller_.ArmDeadline(next);
+  }
+  return true;
+}
+
+void Looper::TakeInbox() {
+  if (!remote_->inbox_nonempty_.load(std::memory_order_acquire)) return;
+  std::vector<LooperRemote::InboxEntry> inbox;
+  {
+    base::MutexLock lock(remote_->mutex_);
+    inbox.swap(remote_->inbox_);
+    remote_->inbox_nonempty_.store(false, std::memory_order_relaxed);
+  }
+  for (LooperRemote::InboxEntry& entry : inbox) {
+    queue_.Add(entry.due, entry.sequence, std::move(entry.task));
+  }
+}
+
+void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
+  std::size_t ran = 0;
+  TimePoint budget_end = now + kOrderedBudget.max_time;
+  while (!queue_.empty() && queue_.TopDue() <= now && queue_.TopSequence() < snapshot) {
+    Task task = queue_.PopTop();
+    RunGuarded(
+        [&task] {
+          task();
+          task.Reset();  // the destructor belongs to the entry too
+        },
+        "an ordered-lane entry");
+    ++stats_.ordered_entries;
+    NotifyEntryRan();
+    if (quit_.load(std::memory_order_relaxed)) return;
+    if (++ran >= kOrderedBudget.max_entries) return;
+    if (ran % kClockCheckInterval == 0 && Now() >= budget_end) return;
+  }
+}
+
+void Looper::RunSources(TimePoint now) {
+  ++iterating_;
+  for (std::size_t i = 0; i < sources_.size(); ++i) {
+    if (sources_[i] == nullptr) continue;
+    sources_[i]->RunDue(now, kInternalBudget);
+    if (quit_.load(std::memory_order_relaxed)) break;
+  }
+  if (--iterating_ == 0) CompactRegistrations();
+}
+
+std::optional<TimePoint> Looper::NextDeadline() {
+  std::optional<TimePoint> deadline;
+  if (!queue_.empty()) deadline = queue_.TopDue();
+  for (LoopSource* source : sources_) {
+    if (source == nullptr) continue;
+    TimePoint due = source->NextDue();
+    if (due != TimePoint::max() && (!deadline || due < *deadline)) deadline = due;
+  }
+  return deadline;
+}
+
+bool Looper::HasDueWork(TimePoint now) {
+  if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return true;
+  std::optional<TimePoint> deadline = NextDeadline();
+  return deadline && *deadline <= now;
+}
+
+std::optional<Duration> Looper::NextTimeout() {
+  DCHECK(IsHomeThread());
+  if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return Duration::zero();
+  std::optional<TimePoint> deadline = NextDeadline();
+  if (!deadline) return std::nullopt;
+  return std::max(Duration::zero(), *deadline - Now());
+}
+
+int64_t Looper::NextTimeoutMs() {
+  std::optional<Duration> timeout = NextTimeout();
+  if (!timeout) return -1;
+  return base::CeilMilliseconds(*timeout);
+}
+
+void Looper::PollAndDispatch(std::optional<Duration> timeout) {
+  bool blocking = !timeout || *timeout > Duration::zero();
+  TimePoint before = blocking ? clock_->Now() : TimePoint{};
+  int n = poller_.Wait(timeout, events_);
+  if (blocking) {
+    kernel_wakeups_.fetch_add(1, std::memory_order_relaxed);
+    ++stats_.kernel_wakeups;
+    stats_.idle_time += clock_->Now() - before;
+  }
+  remote_->waker_.Disarm();
+  // Copy the events out: a callback may run a nested Step() of another
+  // Looper, never ours, but it may unwatch fds whose events are still listed.
+  for (int i = 0; i < n; ++i) {
+    uint64_t key = events_[i].data.u64;
+    uint32_t events = events_[i].events;
+    if (key == kWakerKey) {
+      remote_->waker_.Drain();
+    } else if (key == EpollPoller::kDeadlineKey) {
+      poller_.ConsumeDeadline();
+    } else {
+      DispatchFd(key, events);
+      if (quit_.load(std::memory_order_relaxed)) return;
+    }
+  }
+}
+
+void Looper::DispatchFd(WatchId id, uint32_t events) {
+  auto it = watches_.find(id);
+  if (it == watches_.end()) return;  // unwatched by an earlier callback
+  std::shared_ptr<Watch> watch = it->second;
+  RunGuarded([&] { watch->callback(events); }, "an fd callback");
+  ++stats_.fd_callbacks;
+  NotifyEntryRan();
+}
+
+}  // namespace hostloop::loop

@@ -1,0 +1,267 @@
+// Looper: one per thread. It owns the thread's kernel wait (epoll), the
+// ordered lane (one due-ordered queue of JS timers, macrotasks and the
+// application's own posts, L3), the fd watchers, and the list of internal
+// lanes (LoopSources) of the runtimes bound to this thread.
+//
+// One pass of the loop, the same in Run(), RunUntilIdle() and Step():
+//
+//   1. Clock. Read the time once for the pass (`now`) and move cross-thread
+//      ordered posts from the inbox into the queue.
+//   2. Ordered lane. Run entries due at `now` in (due, sequence) order, only
+//      those posted before the pass began (a snapshot, L4), within
+//      kOrderedBudget. Entries posted meanwhile wait for the next pass.
+//   3. Internal lanes. Each LoopSource runs a bounded snapshot of its due
+//      entries (kInternalBudget per source).
+//   4. Decide the wait. Arm the waker (cross-thread posts now write the
+//      eventfd), then: due work left -> no wait; else wait until the earliest
+//      deadline of any lane; nothing scheduled -> wait without timeout, or
+//      return from Run() when nothing keeps the loop alive (J3).
+//   5. Poll. Block in epoll for that long (zero when work is due, so fds are
+//      serviced even while a lane is flooded, L4), disarm the waker, and
+//      dispatch ready fds (at most kMaxEventsPerPass).
+//
+// Every entry (ordered, internal, fd callback) is followed by the entry
+// observers, which the V8 layer uses for its microtask checkpoint (L5).
+//
+// Re-entrancy: Run(), RunUntilIdle() and Step() may not be called from inside
+// a callback of the same Looper (CHECKed). Callbacks may post, cancel, watch
+// and unwatch freely, and may destroy the runtime that owns them.
+#pragma once
+
+#include <sys/epoll.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "base/result.h"
+#include "base/thread_annotations.h"
+#include "base/time.h"
+#include "base/unique_function.h"
+#include "loop/epoll_poller.h"
+#include "loop/eventfd_waker.h"
+#include "loop/loop_source.h"
+#include "loop/timer_queue.h"
+
+namespace hostloop::loop {
+
+using base::Duration;
+using base::Task;
+using base::TimePoint;
+
+inline constexpr LaneBudget kOrderedBudget{1024, std::chrono::milliseconds(1)};
+inline constexpr LaneBudget kInternalBudget{1024, std::chrono::milliseconds(1)};
+inline constexpr int kMaxEventsPerPass = 64;
+
+class Looper;
+
+// The part of a Looper other threads may hold: posting into its ordered lane
+// and waking it. Outlives the Looper safely: once the Looper is gone, posts
+// return false and destroy their task on the caller's thread.
+class LooperRemote {
+ public:
+  // Thread-safe. Ordered-lane post due after `delay` (L1, L3).
+  bool Post(Task task, Duration delay = Duration::zero());
+  // Thread-safe. Wakes the home thread if it sleeps (coalesced, L6).
+  void Wake() { waker_.Wake(); }
+  uint64_t wake_signal_count() const { return waker_.signal_count(); }
+
+ private:
+  friend class Looper;
+  struct InboxEntry {
+    TimePoint due;
+    uint64_t sequence;
+    Task task;
+  };
+
+  LooperRemote(EventfdWaker waker, const base::TickClock* clock)
+      : waker_(std::move(waker)), clock_(clock) {}
+
+  EventfdWaker waker_;
+  const base::TickClock* const clock_;
+  // The home thread's pass clock, published so that due-now remote posts
+  // are stamped on the same time line as the home thread's own (reading the
+  // clock costs ~24 ns here, more than the rest of a post).
+  std::atomic<int64_t> published_now_ns_{0};
+  // Shared with the home thread, which takes its sequence numbers lock-free;
+  // remote posts take theirs under mutex_ so a pass's snapshot (the value at
+  // pass start) never misses an earlier inbox entry.
+  std::atomic<uint64_t> next_sequence_{1};
+  std::atomic<bool> inbox_nonempty_{false};
+
+  base::Mutex mutex_;
+  bool closed_ GUARDED_BY(mutex_) = false;
+  std::vector<InboxEntry> inbox_ GUARDED_BY(mutex_);
+};
+
+// Invoked after every entry the Looper runs (L5).
+class EntryObserver {
+ public:
+  virtual ~EntryObserver() = default;
+  virtual void OnEntryRan() = 0;
+};
+
+struct LooperStats {
+  uint64_t passes = 0;
+  uint64_t ordered_entries = 0;
+  uint64_t internal_entries = 0;
+  uint64_t fd_callbacks = 0;
+  // Returns from a blocking kernel wait (a wait with a non-zero timeout).
+  uint64_t kernel_wakeups = 0;
+  Duration idle_time{};
+};
+
+class Looper {
+ public:
+  using TimerId = TimerQueue::Id;
+  using WatchId = uint64_t;
+  using FdCallback = base::UniqueFunction<void(uint32_t events)>;
+
+  struct Options {
+    const base::TickClock* clock = base::TickClock::Default();
+  };
+
+  // Creates the Looper of the calling thread (its home thread). At most one
+  // Looper per thread.
+  static base::Result<std::unique_ptr<Looper>> Create(Options options);
+  static base::Result<std::unique_ptr<Looper>> Create() { return Create(Options{}); }
+  // The calling thread's Looper, or nullptr.
+  static Looper* Current();
+
+  // Home thread; not while running. Drops every queued entry (destructors
+  // run) and refuses later remote posts. Runtimes bound here must be shut
+  // down first.
+  ~Looper();
+  Looper(const Looper&) = delete;
+  Looper& operator=(const Looper&) = delete;
+
+  // ---- Ordered lane (L3) ------------------------------------------------
+
+  // Thread-safe. Posts the application's message, due now or after `delay`.
+  // Returns false once the Looper is gone (only reachable through remote()).
+  bool Post(Task task) { return PostDelayed(std::move(task), Duration::zero()); }
+  bool PostDelayed(Task task, Duration delay);
+
+  // Home thread. Schedules an entry due at `due` and returns an id for
+  // Cancel(). `meta.owner` tags entries for RemoveOwnedBy().
+  TimerId Schedule(TimePoint due, Task task, TimerQueue::Meta meta = {});
+  // Home thread. Removes a pending entry; its task is destroyed unrun.
+  // Returns false for unknown, finished or already cancelled ids.
+  bool Cancel(TimerId id);
+  // Home thread. Drops every pending entry posted with `owner`.
+  void RemoveOwnedBy(uint32_t owner);
+
+  // Thread-safe handle for other threads.
+  const std::shared_ptr<LooperRemote>& remote() const { return remote_; }
+  // Thread-safe. Wakes the loop if it sleeps.
+  void Wake() { remote_->Wake(); }
+
+  // ---- File descriptors --------------------------------------------------
+
+  // Home thread. Calls `callback(epoll events)` whenever `fd` is ready for
+  // `events` (EPOLLIN, EPOLLOUT, ...; level-triggered). The fd stays the
+  // caller's; unwatch it before closing it.
+  base::Result<WatchId> WatchFd(int fd, uint32_t events, FdCallback callback,
+                                Liveness liveness = Liveness::kKeepsAlive);
+  base::Result<void> ModifyFd(WatchId id, uint32_t events);
+  // Home thread. Safe from inside any callback, including the watch's own.
+  void UnwatchFd(WatchId id);
+
+  // ---- Running (L10) -----------------------------------------------------
+
+  enum class RunResult { kQuit, kIdle };
+  // Home thread. Runs passes until Quit() or until nothing keeps the loop
+  // alive (no keep-alive entry, fd, ref or source).
+  RunResult Run();
+  // Home thread. Runs passes without blocking until no work is due now.
+  void RunUntilIdle();
+  // Home thread. One non-blocking pass. Afterwards BackendFd() becomes
+  // readable when work is due (cross-thread post, deadline, ready fd).
+  // Returns whether anything still keeps the loop alive.
+  bool Step();
+  // Thread-safe. Makes Run() return after the current entry.
+  void Quit();
+
+  // The epoll fd: poll it for readability to learn that Step() has work.
+  int BackendFd() const { return poller_.fd(); }
+  // Home thread. Time until work is due, rounded up to whole ms for poll():
+  // 0 = due now, -1 = nothing scheduled.
+  int64_t NextTimeoutMs();
+  // The same with ns precision; nullopt = nothing scheduled.
+  std::optional<Duration> NextTimeout();
+
+  // ---- Liveness (J3) -----------------------------------------------------
+
+  // Home thread. Something outside the queues keeps the loop running.
+  void Ref() { ++refs_; }
+  void Unref();
+  bool KeepsAlive();
+
+  // ---- Lanes and observers (for EventLoop) -------------------------------
+
+  // Home thread. Registered sources are serviced in phase 3 of every pass.
+  void AddSource(LoopSource* source);
+  void RemoveSource(LoopSource* source);
+  void AddEntryObserver(EntryObserver* observer);
+  void RemoveEntryObserver(EntryObserver* observer);
+  // Home thread. Sources call this after each entry they run.
+  void NotifyEntryRan();
+
+  // Home thread. The pass clock: the latest time the loop read (never
+  // behind a deadline it already computed on this thread).
+  TimePoint Now();
+  const base::TickClock* clock() const { return clock_; }
+  bool IsHomeThread() const { return Current() == this; }
+  bool quit_requested() const { return quit_.load(std::memory_order_relaxed); }
+  const LooperStats& stats() const { return stats_; }
+  // Thread-safe. Returns from blocking kernel waits so far.
+  uint64_t kernel_wakeups() const { return kernel_wakeups_.load(std::memory_order_relaxed); }
+
+ private:
+  enum class PassMode { kMayBlock, kNonBlocking, kStep };
+  struct Watch {
+    int fd;
+    FdCallback callback;
+    Liveness liveness;
+  };
+
+  Looper(const base::TickClock* clock, EpollPoller poller, std::shared_ptr<LooperRemote> remote);
+
+  // One pass (the numbered phases above). Returns false when Run() should
+  // stop because nothing keeps the loop alive.
+  bool RunPass(PassMode mode);
+  void TakeInbox();                                        // phase 1
+  void RunOrderedLane(TimePoint now, uint64_t snapshot);  // phase 2
+  void RunSources(TimePoint now);                          // phase 3
+  std::optional<TimePoint> NextDeadline();                 // phase 4
+  void PollAndDispatch(std::optional<Duration> timeout);   // phase 5
+  void DispatchFd(WatchId id, uint32_t events);
+  bool HasDueWork(TimePoint now);
+  void CompactRegistrations();
+
+  const base::TickClock* const clock_;
+  EpollPoller poller_;
+  std::shared_ptr<LooperRemote> remote_;
+
+  // Home-thread state.
+  TimerQueue queue_;
+  TimePoint pass_now_{};
+  std::unordered_map<WatchId, std::shared_ptr<Watch>> watches_;
+  WatchId next_watch_id_ = 1;
+  std::size_t keep_alive_watches_ = 0;
+  std::vector<LoopSource*> sources_;
+  std::vector<EntryObserver*> observers_;
+  int iterating_ = 0;  // >0 while sources_/observers_ are being walked
+  bool needs_compaction_ = false;
+  int64_t refs_ = 0;
+  bool running_ = false;
+  std::atomic<bool> quit_{false};
+  LooperStats stats_;
+  std::atomic<uint64_t> kernel_wakeups_{0};
+  epoll_event events_[kMaxEventsPerPass];
+};
+
+}  // namespace hostloop::loop

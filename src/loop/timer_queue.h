@@ -1,0 +1,110 @@
+// TimerQueue: the due-ordered store behind the ordered lane (JS timers,
+// macrotasks, the application's own posts) and behind delayed internal-lane
+// entries (V8's delayed tasks).
+//
+// Entries are ordered by (due, sequence): the earliest deadline first, and
+// among equal deadlines the one posted first. Insert and cancel-by-id are
+// O(log n) (a 4-ary min-heap with each entry's heap position recorded, so a
+// cancelled entry leaves the heap at once: no tombstones, and a cleared timer
+// never causes a wakeup). Ids are never reused.
+//
+// Not thread-safe: the owner serializes access (home thread or its mutex).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/time.h"
+#include "base/unique_function.h"
+
+namespace hostloop::loop {
+
+using base::Duration;
+using base::Task;
+using base::TimePoint;
+
+// Per-entry facts the queue keeps for its owner.
+struct TimerMeta {
+  // Who posted the entry, so one poster's entries can be removed together
+  // (an EventLoop shutting down). 0 = no owner.
+  uint32_t owner = 0;
+  // Whether the entry keeps its loop alive while pending (J3).
+  bool keeps_alive = true;
+  // Bits the owner defines (EventLoop marks non-nestable V8 tasks).
+  uint8_t flags = 0;
+};
+
+class TimerQueue {
+ public:
+  using Id = uint64_t;
+  static constexpr Id kInvalidId = 0;
+
+  using Meta = TimerMeta;
+
+  TimerQueue() = default;
+  TimerQueue(const TimerQueue&) = delete;
+  TimerQueue& operator=(const TimerQueue&) = delete;
+
+  // Adds `task` (non-empty) due at `due`; `sequence` breaks ties between equal
+  // deadlines and must grow with every post the owner makes.
+  Id Add(TimePoint due, uint64_t sequence, Task task, Meta meta = {});
+
+  // Removes the entry and hands back its task, so the caller can destroy it
+  // outside any lock. Returns an empty Task for an unknown or finished id.
+  Task Cancel(Id id);
+  bool Contains(Id id) const;
+
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  // Pending entries with Meta::keeps_alive.
+  std::size_t keep_alive_count() const { return keep_alive_count_; }
+
+  // The earliest entry's key. Requires !empty().
+  TimePoint TopDue() const { return TimePoint(Duration(heap_.front().due_ns)); }
+  uint64_t TopSequence() const { return heap_.front().sequence; }
+  const Meta& TopMeta() const { return slots_[heap_.front().slot].meta; }
+
+  // Removes the earliest entry and returns its task. Requires !empty().
+  Task PopTop();
+
+  // Removes every entry posted by `owner`, appending their tasks to `out`.
+  // O(n): for shutdown.
+  void RemoveOwnedBy(uint32_t owner, std::vector<Task>* out);
+
+ private:
+  struct Node {
+    int64_t due_ns;
+    uint64_t sequence;
+    uint32_t slot;
+  };
+  struct Slot {
+    Task task;
+    uint32_t heap_index = 0;
+    uint32_t generation = 0;
+    bool live = false;
+    Meta meta;
+  };
+  static constexpr std::size_t kArity = 4;
+
+  static bool Before(const Node& a, const Node& b) {
+    return a.due_ns < b.due_ns || (a.due_ns == b.due_ns && a.sequence < b.sequence);
+  }
+  static Id MakeId(uint32_t slot, uint32_t generation) {
+    return (static_cast<uint64_t>(generation) << 32) | (static_cast<uint64_t>(slot) + 1);
+  }
+  // The live slot `id` names, or nullptr.
+  const Slot* Find(Id id) const;
+
+  void Place(std::size_t index, const Node& node);
+  void SiftUp(std::size_t index, Node node);
+  void SiftDown(std::size_t index, Node node);
+  // Removes heap_[index], returning its slot's task, and frees the slot.
+  Task RemoveAt(std::size_t index);
+
+  std::vector<Node> heap_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;
+  std::size_t keep_alive_count_ = 0;
+};
+
+}  // namespace hostloop::loop
