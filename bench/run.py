@@ -1,0 +1,867 @@
+#!/usr/bin/env python3
+"""hostloop's benchmark table: hostloop and its peers (node, deno, bun) side by side.
+
+    python3 bench/run.py --hostloop build/release/hostloop \
+        --loop-bench build/release/bench/loop_bench [--runs N] [--only ROWS] [--quick] [--json]
+
+Prints one fixed-width table (benchmark | hostloop | node | deno | bun | target | verdict),
+then notes, then the raw medians as one JSON object on the last line. Standard library only.
+
+Rows come from ROWS below, of three kinds:
+  startup  wall time and peak RSS of running an empty module, per runtime
+  js       a script bench/js/NAME.mjs that prints one line of JSON with its metrics
+  gbench   benchmarks (or counters) from the Google Benchmark binary --loop-bench
+
+To add a row, append to ROWS (see bench/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Optional
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT_DIR = os.path.dirname(BENCH_DIR)
+JS_DIR = os.path.join(BENCH_DIR, "js")
+PEERS_DIR = os.path.join(BENCH_DIR, "peers", "node_modules")
+
+RUNTIMES = ["hostloop", "node", "deno", "bun"]
+PEER_BINARIES = {
+    "deno": [os.path.join(PEERS_DIR, "@deno", "linux-x64-glibc", "deno")],
+    "bun": [
+        os.path.join(PEERS_DIR, "@oven", "bun-linux-x64", "bin", "bun"),
+        os.path.join(PEERS_DIR, "@oven", "bun-linux-x64-baseline", "bin", "bun"),
+    ],
+}
+
+# --------------------------------------------------------------------------------------------
+# Targets
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """A target for hostloop's value in a row.
+
+    Absolute (ref=None): hostloop's value `op` value, e.g. Target("<=", 25) for "<= 25 ms".
+    Ratio (ref set): hostloop's value / the reference's value `op` value, where ref is a
+    runtime name for startup/js rows ("node") or a benchmark name for gbench rows
+    ("BM_EventfdPingPongFloor"), both measured in the same run.
+    """
+
+    op: str
+    value: float
+    ref: Optional[str] = None
+
+    def describe(self, unit: str) -> str:
+        v = f"{self.value:g}"
+        if self.ref is None:
+            return f"{self.op} {v}" + (f" {unit}" if unit and unit != "count" else "")
+        return f"{self.op} {v}x {self.ref}"
+
+    def holds(self, x: float) -> bool:
+        return {
+            "<=": x <= self.value,
+            "<": x < self.value,
+            ">=": x >= self.value,
+            ">": x > self.value,
+            "==": x == self.value,
+        }[self.op]
+
+
+def at_most(value, ref=None):
+    return Target("<=", value, ref)
+
+
+def at_least(value, ref=None):
+    return Target(">=", value, ref)
+
+
+def exactly(value):
+    return Target("==", value)
+
+
+@dataclasses.dataclass
+class Metric:
+    """One table row. `key` is the JSON key (js rows), the benchmark name (gbench rows),
+    or "wall_ms"/"rss_mib" (startup rows)."""
+
+    key: str
+    label: str
+    unit: str
+    target: Optional[Target] = None
+    # gbench only: read this counter of the benchmark instead of its time.
+    counter: Optional[str] = None
+    # gbench only: "real_time" or "cpu_time".
+    field: str = "real_time"
+
+
+@dataclasses.dataclass
+class Row:
+    name: str  # what --only selects
+    kind: str  # "startup" | "js" | "gbench"
+    metrics: list
+    script: Optional[str] = None  # file under bench/js (startup, js)
+    runs: Optional[int] = None  # default repetitions for this row (else --runs / 5)
+    timeout_s: float = 120.0  # per process
+
+
+# --------------------------------------------------------------------------------------------
+# The registry. Append rows here; see bench/README.md.
+
+ROWS = [
+    Row(
+        "startup",
+        "startup",
+        script="empty.mjs",
+        runs=20,
+        timeout_s=30,
+        metrics=[
+            Metric("wall_ms", "startup: empty module, wall", "ms", at_most(25)),
+            Metric("rss_mib", "startup: empty module, peak RSS", "MiB", at_most(32)),
+        ],
+    ),
+    Row(
+        "settimeout_schedule_clear",
+        "js",
+        script="settimeout_schedule_clear.mjs",
+        metrics=[
+            Metric("schedule_ns", "setTimeout x1M: schedule", "ns/op", at_most(0.35, "node")),
+            Metric("clear_ns", "setTimeout x1M: clear", "ns/op", at_most(0.5, "node")),
+        ],
+    ),
+    Row(
+        "timer_order",
+        "js",
+        script="timer_order.mjs",
+        metrics=[
+            Metric("violations", "timer order x200k: violations", "count", exactly(0)),
+            Metric("ms", "timer order x200k: total", "ms"),
+        ],
+    ),
+    # C++ loop benchmarks (hostloop only; the peer columns show "-").
+    Row(
+        "cross_thread_round_trip",
+        "gbench",
+        timeout_s=300,  # the whole loop_bench run
+        metrics=[
+            Metric(
+                "BM_CrossThreadRoundTrip",
+                "loop: cross-thread post round trip",
+                "ns",
+                at_most(1.1, "BM_EventfdPingPongFloor"),
+            ),
+            Metric("BM_EventfdPingPongFloor", "loop: eventfd ping-pong floor", "ns"),
+        ],
+    ),
+]
+
+KIND_DEFAULT_RUNS = {"startup": 20, "js": 5, "gbench": 5}
+QUICK_RUNS = 3
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def fmt_num(x) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) >= 1000):
+        return f"{int(x)}"
+    ax = abs(x)
+    if ax == 0:
+        return "0"
+    if ax >= 100:
+        return f"{x:.0f}"
+    if ax >= 10:
+        return f"{x:.1f}"
+    if ax >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3g}"
+
+
+def json_num(x):
+    if x is None:
+        return None
+    if float(x).is_integer():
+        return int(x)
+    return round(x, 4)
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def progress(msg: str) -> None:
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+def short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def error_summary(stderr: str) -> str:
+    """The first non-empty stderr line, plus the first line naming an error if that differs
+    (node prints the failing location before the error itself)."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    first = lines[0]
+    err = next((ln for ln in lines if re.search(r"\b\w*(Error|Exception|panic)\b", ln)), None)
+    if err and err != first:
+        return short(f"{first} | {err}")
+    return short(first)
+
+
+def status_text(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = str(sig)
+        return f"killed by {name}"
+    return f"exit {os.waitstatus_to_exitcode(status)}"
+
+
+@dataclasses.dataclass
+class Proc:
+    wall_s: float
+    status: int  # raw wait status
+    maxrss_kib: int
+    stdout: str
+    stderr: str
+    timed_out: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.timed_out and os.WIFEXITED(self.status) and os.WEXITSTATUS(self.status) == 0
+
+    def failure(self) -> str:
+        what = "timed out" if self.timed_out else status_text(self.status)
+        err = error_summary(self.stderr)
+        return f"{what}: {err}" if err else what
+
+
+CHILD_ENV = dict(os.environ)
+CHILD_ENV.update(
+    {
+        "NO_COLOR": "1",
+        "DENO_NO_UPDATE_CHECK": "1",
+        "DENO_NO_PROMPT": "1",
+        "DO_NOT_TRACK": "1",
+    }
+)
+
+
+def spawn(argv, timeout_s: float, cwd: str = JS_DIR) -> Proc:
+    """Runs argv with stdout/stderr into temp files; waits with os.wait4 for its rusage.
+    Wall time runs from just before posix_spawn to wait4's return."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+            (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
+        ]
+        old_cwd = os.getcwd()
+        os.chdir(cwd)  # posix_spawn has no cwd argument before Python 3.13's file actions
+        try:
+            t0 = time.perf_counter()
+            pid = os.posix_spawn(argv[0], argv, CHILD_ENV, file_actions=actions, setpgroup=0)
+        except OSError as e:
+            return Proc(0.0, 127 << 8, 0, "", f"cannot run {argv[0]}: {e}", False)
+        finally:
+            os.chdir(old_cwd)
+        timed_out = threading.Event()
+
+        def kill():
+            timed_out.set()
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout_s, kill)
+        timer.daemon = True
+        timer.start()
+        while True:
+            try:
+                _, status, ru = os.wait4(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        t1 = time.perf_counter()
+        timer.cancel()
+        # Anything the child left in its process group goes with it.
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        out.seek(0)
+        err.seek(0)
+        return Proc(
+            wall_s=t1 - t0,
+            status=status,
+            maxrss_kib=ru.ru_maxrss,
+            stdout=out.read().decode("utf-8", "replace"),
+            stderr=err.read().decode("utf-8", "replace"),
+            timed_out=timed_out.is_set(),
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Runtimes
+
+
+@dataclasses.dataclass
+class Runtime:
+    name: str
+    path: Optional[str]  # None: absent
+    version: str = ""
+    absent_reason: str = ""
+
+    def argv(self, script: str):
+        if self.name == "deno":
+            return [self.path, "run", "-A", script]
+        return [self.path, script]
+
+
+def resolve_exe(p: str) -> Optional[str]:
+    if os.sep in p:
+        p = os.path.abspath(p)
+        return p if os.path.isfile(p) and os.access(p, os.X_OK) else None
+    return shutil.which(p)
+
+
+def version_of(path: str) -> Optional[str]:
+    try:
+        r = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=20, env=CHILD_ENV
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if r.returncode != 0:
+        return None
+    line = (r.stdout.strip().splitlines() or [""])[0]
+    return line.strip()
+
+
+def find_peer(name: str) -> Optional[str]:
+    for p in PEER_BINARIES.get(name, []):
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return shutil.which(name)
+
+
+def discover_runtimes(args, notes) -> dict:
+    wanted = set(args.runtimes)
+    rts = {}
+
+    hl = resolve_exe(args.hostloop)
+    if hl is None:
+        rts["hostloop"] = Runtime("hostloop", None, absent_reason=f"{args.hostloop} not found (build it first)")
+    else:
+        v = version_of(hl) or ""
+        rts["hostloop"] = Runtime("hostloop", hl, v)
+
+    node = shutil.which("node")
+    rts["node"] = Runtime("node", node) if node else Runtime("node", None, absent_reason="node not on PATH")
+
+    install_hint = "run bench/install_peers.sh" if args.no_install else \
+        "bench/install_peers.sh could not install it (no npm or registry?)"
+    if ({"deno", "bun"} & wanted) and not args.no_install:
+        if not all(find_peer(p) for p in ("deno", "bun") if p in wanted):
+            script = os.path.join(BENCH_DIR, "install_peers.sh")
+            progress("deno/bun missing: running bench/install_peers.sh")
+            try:
+                subprocess.run(["bash", script], stdout=sys.stderr, stderr=sys.stderr, timeout=900)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                notes.append(f"install_peers.sh failed: {e}")
+    for p in ("deno", "bun"):
+        path = find_peer(p)
+        rts[p] = (
+            Runtime(p, path)
+            if path
+            else Runtime(p, None, absent_reason=f"not in bench/peers nor on PATH ({install_hint})")
+        )
+
+    for name in ("node", "deno", "bun"):
+        rt = rts[name]
+        if rt.path is None:
+            continue
+        v = version_of(rt.path)
+        if v is None:
+            rts[name] = Runtime(name, None, absent_reason=f"{rt.path} --version failed")
+        else:
+            v = v.split("(")[0].strip()
+            rt.version = v[len(name):].strip() if v.startswith(name + " ") else v
+
+    for name in RUNTIMES:
+        if name not in wanted and rts[name].path is not None:
+            rts[name] = Runtime(name, None, absent_reason="left out by --runtimes")
+    for name in RUNTIMES:
+        if rts[name].path is None:
+            notes.append(f"{name}: {rts[name].absent_reason}; its column shows '-'")
+    return rts
+
+
+# --------------------------------------------------------------------------------------------
+# Cells: what one runtime got for one metric.
+
+
+@dataclasses.dataclass
+class Cell:
+    value: Optional[float] = None
+    text: str = "-"  # what the table shows when value is None: "-", "n/a", "skip"
+
+
+def runs_for(row: Row, args) -> int:
+    if args.runs is not None:
+        return args.runs
+    if args.quick:
+        return QUICK_RUNS
+    return row.runs or KIND_DEFAULT_RUNS[row.kind]
+
+
+def run_startup(row: Row, rts: dict, args, notes) -> dict:
+    n = runs_for(row, args)
+    script = os.path.join(JS_DIR, row.script)
+    live = [rt for rt in rts.values() if rt.path]
+    progress(f"{row.name}: {n} runs x {len(live)} runtimes, round-robin")
+    # One unmeasured warm-up run each (page cache, deno's code cache).
+    for rt in live:
+        spawn(rt.argv(script), row.timeout_s)
+    walls = {rt.name: [] for rt in live}
+    rss = {rt.name: [] for rt in live}
+    failed = {}
+    for _ in range(n):
+        for rt in live:
+            if rt.name in failed:
+                continue
+            p = spawn(rt.argv(script), row.timeout_s)
+            if not p.ok:
+                failed[rt.name] = p.failure()
+                continue
+            walls[rt.name].append(p.wall_s * 1e3)
+            rss[rt.name].append(p.maxrss_kib / 1024.0)
+    out = {}
+    for rt in RUNTIMES:
+        if rts[rt].path is None:
+            out[rt] = {m.key: Cell() for m in row.metrics}
+        elif rt in failed:
+            notes.append(f"{rt}: {row.name} failed ({failed[rt]})")
+            out[rt] = {m.key: Cell(text="n/a") for m in row.metrics}
+        else:
+            vals = {"wall_ms": median(walls[rt]), "rss_mib": median(rss[rt])}
+            out[rt] = {m.key: Cell(vals.get(m.key)) for m in row.metrics}
+    return out
+
+
+def parse_json_line(stdout: str):
+    for line in reversed(stdout.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                return obj
+    return None
+
+
+def run_js(row: Row, rts: dict, args, notes) -> dict:
+    n = runs_for(row, args)
+    script = os.path.join(JS_DIR, row.script)
+    live = [rt for rt in rts.values() if rt.path]
+    progress(f"{row.name}: {n} runs x {len(live)} runtimes, round-robin")
+    samples = {rt.name: {m.key: [] for m in row.metrics} for rt in live}
+    failed = {}
+    skipped = {}
+    for _ in range(n):
+        for rt in live:
+            if rt.name in failed or rt.name in skipped:
+                continue
+            p = spawn(rt.argv(script), row.timeout_s)
+            obj = parse_json_line(p.stdout) if p.ok else None
+            if not p.ok:
+                failed[rt.name] = p.failure()
+                continue
+            if obj is None:
+                failed[rt.name] = "no JSON line on stdout" + (
+                    f": {error_summary(p.stderr)}" if p.stderr.strip() else ""
+                )
+                continue
+            if "skip" in obj:
+                skipped[rt.name] = str(obj["skip"])
+                continue
+            missing = [m.key for m in row.metrics if not isinstance(obj.get(m.key), (int, float))]
+            if missing:
+                failed[rt.name] = f"JSON lacks numeric {', '.join(missing)}: {short(json.dumps(obj))}"
+                continue
+            for m in row.metrics:
+                samples[rt.name][m.key].append(float(obj[m.key]))
+    out = {}
+    for rt in RUNTIMES:
+        if rts[rt].path is None:
+            out[rt] = {m.key: Cell() for m in row.metrics}
+        elif rt in failed:
+            notes.append(f"{rt}: {row.name} failed ({failed[rt]})")
+            out[rt] = {m.key: Cell(text="n/a") for m in row.metrics}
+        elif rt in skipped:
+            notes.append(f"{rt}: {row.name} skipped: {skipped[rt]}")
+            out[rt] = {m.key: Cell(text="skip") for m in row.metrics}
+        else:
+            out[rt] = {m.key: Cell(median(samples[rt][m.key])) for m in row.metrics}
+    return out
+
+
+TIME_UNITS_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def gbench_names_needed(rows) -> list:
+    names = []
+    for row in rows:
+        for m in row.metrics:
+            names.append(m.key)
+            if m.target and m.target.ref:
+                names.append(m.target.ref)
+    return list(dict.fromkeys(names))
+
+
+def match_bench(name: str, available: list) -> Optional[str]:
+    if name in available:
+        return name
+    pref = [a for a in available if a.startswith(name + "/")]
+    return pref[0] if pref else None
+
+
+def run_gbench(rows, args, notes) -> dict:
+    """Runs the loop_bench binary once for every selected gbench row.
+    Returns {benchmark name: median aggregate entry}; empty when it can't run."""
+    path = resolve_exe(args.loop_bench) if args.loop_bench else None
+    if path is None:
+        notes.append(f"gbench rows: {args.loop_bench or '--loop-bench'} not found; they show '-'")
+        return {}
+    try:
+        listed = subprocess.run(
+            [path, "--benchmark_list_tests=true"], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        notes.append(f"gbench: {path} --benchmark_list_tests failed: {e}")
+        return {}
+    available = [ln.strip() for ln in listed.stdout.splitlines() if ln.strip()]
+    wanted = gbench_names_needed(rows)
+    chosen = {}
+    for name in wanted:
+        full = match_bench(name, available)
+        if full is None:
+            notes.append(
+                f"gbench: {name} is not in {os.path.basename(path)} "
+                f"(it has: {', '.join(available) or 'nothing'})"
+            )
+        else:
+            if full != name:
+                notes.append(f"gbench: {name} measured as {full}")
+            chosen[name] = full
+    if not chosen:
+        return {}
+    reps = runs_for(rows[0], args)
+    esc = lambda s: re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", s)
+    filt = "^(" + "|".join(esc(f) for f in dict.fromkeys(chosen.values())) + ")$"
+    argv = [
+        path,
+        "--benchmark_format=json",
+        f"--benchmark_repetitions={reps}",
+        "--benchmark_report_aggregates_only=true",
+        f"--benchmark_filter={filt}",
+    ]
+    progress(f"gbench: {len(set(chosen.values()))} benchmarks x {reps} repetitions")
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=max(r.timeout_s for r in rows))
+    except subprocess.TimeoutExpired:
+        notes.append(f"gbench: {os.path.basename(path)} timed out")
+        return {}
+    if r.returncode != 0:
+        notes.append(f"gbench: {os.path.basename(path)} exit {r.returncode}: {error_summary(r.stderr)}")
+        return {}
+    try:
+        data = json.loads(r.stdout)
+    except ValueError:
+        notes.append(f"gbench: {os.path.basename(path)} printed no JSON")
+        return {}
+    by_run = {}
+    for b in data.get("benchmarks", []):
+        run_name = b.get("run_name", b.get("name"))
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                by_run[run_name] = b
+        elif run_name not in by_run:  # one repetition: no aggregates
+            by_run[run_name] = b
+    return {name: by_run[full] for name, full in chosen.items() if full in by_run}
+
+
+def gbench_value(entry: dict, m: Metric) -> Optional[float]:
+    if entry is None:
+        return None
+    if m.counter:
+        v = entry.get(m.counter)
+        return float(v) if isinstance(v, (int, float)) else None
+    v = entry.get(m.field)
+    if not isinstance(v, (int, float)):
+        return None
+    ns = float(v) * TIME_UNITS_NS.get(entry.get("time_unit", "ns"), 1.0)
+    return ns / TIME_UNITS_NS.get(m.unit, 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Verdicts and output
+
+
+@dataclasses.dataclass
+class Line:
+    row: Row
+    metric: Metric
+    cells: dict  # runtime -> Cell
+    ratio: Optional[float] = None
+    ref_value: Optional[float] = None
+    verdict: str = "-"
+
+
+def evaluate(line: Line, gb: dict) -> None:
+    t = line.metric.target
+    h = line.cells["hostloop"].value
+    if t is None or h is None:
+        return
+    if t.ref is None:
+        line.verdict = "ok" if t.holds(h) else "MISS"
+        return
+    if line.row.kind == "gbench":
+        ref_metric = dataclasses.replace(line.metric, key=t.ref)
+        ref = gbench_value(gb.get(t.ref), ref_metric)
+    else:
+        ref = line.cells.get(t.ref, Cell()).value
+    if ref is None or ref == 0:
+        return
+    line.ref_value = ref
+    line.ratio = h / ref
+    line.verdict = "ok" if t.holds(line.ratio) else "MISS"
+
+
+def render_table(lines) -> str:
+    header = ["benchmark", "hostloop", "node", "deno", "bun", "target", "verdict"]
+    body = []
+    for ln in lines:
+        label = f"{ln.metric.label} ({ln.metric.unit})" if ln.metric.unit else ln.metric.label
+        cells = []
+        for rt in RUNTIMES:
+            c = ln.cells[rt]
+            s = fmt_num(c.value) if c.value is not None else c.text
+            if rt == "hostloop" and ln.ratio is not None:
+                s += f" ({ln.ratio:.2f}x)"
+            cells.append(s)
+        target = ln.metric.target.describe(ln.metric.unit) if ln.metric.target else "-"
+        body.append([label] + cells + [target, ln.verdict])
+    widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
+
+    def fmt(r):
+        parts = []
+        for i, s in enumerate(r):
+            if i == 0 or i >= 5:
+                parts.append(s.ljust(widths[i]))
+            else:
+                parts.append(s.rjust(widths[i]))
+        return " | ".join(parts).rstrip()
+
+    sep = "-+-".join("-" * w for w in widths)
+    return "\n".join([fmt(header), sep] + [fmt(r) for r in body])
+
+
+def machine_info() -> dict:
+    info = {"nproc": os.cpu_count()}
+    try:
+        info["nproc"] = len(os.sched_getaffinity(0))
+    except AttributeError:
+        pass
+    try:
+        info["loadavg"] = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        info["loadavg"] = None
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for ln in f:
+                if ln.startswith("model name"):
+                    cpu = ln.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info["cpu"] = cpu or platform.processor()
+    info["kernel"] = platform.release()
+    try:
+        with open("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") as f:
+            info["governor"] = f.read().strip()
+    except OSError:
+        pass
+    return info
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hostloop", default=os.path.join(ROOT_DIR, "build/release/hostloop"),
+                    help="hostloop binary (default: build/release/hostloop)")
+    ap.add_argument("--loop-bench", default=os.path.join(ROOT_DIR, "build/release/bench/loop_bench"),
+                    help="Google Benchmark binary for gbench rows")
+    ap.add_argument("--runs", type=int, help="repetitions for every row (default: per row)")
+    ap.add_argument("--quick", action="store_true", help=f"fast smoke run: {QUICK_RUNS} runs per row")
+    ap.add_argument("--only", help="comma-separated row names or kinds (startup, js, gbench)")
+    ap.add_argument("--runtimes", default=",".join(RUNTIMES),
+                    help="comma-separated subset of hostloop,node,deno,bun")
+    ap.add_argument("--no-install", action="store_true",
+                    help="don't run bench/install_peers.sh when deno/bun are missing")
+    ap.add_argument("--json", action="store_true", help="print only the JSON line")
+    ap.add_argument("--fail-on-miss", action="store_true", help="exit 1 when a verdict is MISS")
+    ap.add_argument("--list", action="store_true", help="list the rows and exit")
+    args = ap.parse_args(argv)
+    if args.runs is not None and args.runs < 1:
+        ap.error("--runs must be >= 1")
+    args.runtimes = [r.strip() for r in args.runtimes.split(",") if r.strip()]
+    bad = [r for r in args.runtimes if r not in RUNTIMES]
+    if bad:
+        ap.error(f"unknown runtime(s) {', '.join(bad)}; choose from {', '.join(RUNTIMES)}")
+    return args, ap
+
+
+def select_rows(args, ap):
+    if not args.only:
+        return list(ROWS)
+    want = [w.strip() for w in args.only.split(",") if w.strip()]
+    names = {r.name for r in ROWS}
+    kinds = {r.kind for r in ROWS}
+    bad = [w for w in want if w not in names and w not in kinds]
+    if bad:
+        ap.error(f"unknown row(s) {', '.join(bad)}; rows: {', '.join(r.name for r in ROWS)}; "
+                 f"kinds: {', '.join(sorted(kinds))}")
+    return [r for r in ROWS if r.name in want or r.kind in want]
+
+
+def main(argv=None) -> int:
+    args, ap = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.list:
+        for r in ROWS:
+            print(f"{r.name:28} {r.kind:8} " + "; ".join(
+                f"{m.key} [{m.unit}] {m.target.describe(m.unit) if m.target else '-'}" for m in r.metrics))
+        return 0
+    rows = select_rows(args, ap)
+    notes = []
+    started = time.time()
+    machine = machine_info()
+    rts = discover_runtimes(args, notes)
+
+    results = {}  # row name -> {runtime -> {key -> Cell}}
+    gb = {}
+    gb_rows = [r for r in rows if r.kind == "gbench"]
+    for row in rows:
+        if row.kind == "startup":
+            results[row.name] = run_startup(row, rts, args, notes)
+        elif row.kind == "js":
+            results[row.name] = run_js(row, rts, args, notes)
+    if gb_rows:
+        gb = run_gbench(gb_rows, args, notes)
+        if any(rts[p].path for p in ("node", "deno", "bun")):
+            notes.append("gbench rows measure hostloop's C++ loop alone; the peer columns don't apply")
+        for row in gb_rows:
+            out = {rt: {m.key: Cell() for m in row.metrics} for rt in RUNTIMES}
+            for m in row.metrics:
+                out["hostloop"][m.key] = Cell(gbench_value(gb.get(m.key), m))
+            results[row.name] = out
+
+    lines = []
+    for row in rows:
+        for m in row.metrics:
+            ln = Line(row, m, {rt: results[row.name][rt][m.key] for rt in RUNTIMES})
+            evaluate(ln, gb)
+            lines.append(ln)
+    elapsed = time.time() - started
+
+    payload = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "machine": machine,
+        "runtimes": {rt: ({"path": r.path, "version": r.version} if r.path else None)
+                     for rt, r in rts.items()},
+        "elapsed_s": round(elapsed, 1),
+        "notes": list(dict.fromkeys(notes)),
+        "results": {},
+    }
+    for ln in lines:
+        key = f"{ln.row.name}.{ln.metric.key}"
+        payload["results"][key] = {
+            "unit": ln.metric.unit,
+            "median": {rt: json_num(c.value) for rt, c in ln.cells.items()},
+            "runs": runs_for(ln.row, args),
+            "target": ln.metric.target.describe(ln.metric.unit) if ln.metric.target else None,
+            "ratio": round(ln.ratio, 4) if ln.ratio is not None else None,
+            "verdict": ln.verdict,
+        }
+    json_line = json.dumps(payload, separators=(",", ":"), sort_keys=False)
+
+    if args.json:
+        print(json_line)
+    else:
+        load = machine.get("loadavg")
+        print(f"hostloop bench, {payload['date']}")
+        print(
+            f"machine: nproc {machine['nproc']}, load average "
+            f"{' '.join(str(x) for x in load) if load else '?'} (1/5/15 min), {machine['cpu']}, "
+            f"Linux {machine['kernel']}" + (f", governor {machine['governor']}" if "governor" in machine else "")
+        )
+        vers = []
+        for rt in RUNTIMES:
+            r = rts[rt]
+            if r.path is None:
+                vers.append(f"{rt} -")
+            elif rt == "hostloop":
+                vers.append(f"hostloop {os.path.relpath(r.path, ROOT_DIR) if r.path.startswith(ROOT_DIR) else r.path}")
+            else:
+                vers.append(f"{rt} {r.version}")
+        print("runtimes: " + ", ".join(vers))
+        print("cells are medians of repeated runs (runtimes interleaved round-robin); ratio targets "
+              "compare hostloop with the reference measured in this same run, absolute targets "
+              "(ms, MiB) depend on the machine.")
+        if load and machine["nproc"] and load[0] > 0.5 * machine["nproc"]:
+            print(f"warning: load average {load[0]} on {machine['nproc']} cpus: numbers will be noisy")
+        print()
+        print(render_table(lines))
+        print()
+        misses = [ln for ln in lines if ln.verdict == "MISS"]
+        print(f"{sum(ln.verdict == 'ok' for ln in lines)} ok, {len(misses)} MISS, "
+              f"{sum(ln.verdict == '-' for ln in lines)} not evaluated; took {elapsed:.0f} s")
+        if notes:
+            print("notes:")
+            for n in dict.fromkeys(notes):
+                print(f"  - {n}")
+        print(json_line)
+    if args.fail_on_miss and any(ln.verdict == "MISS" for ln in lines):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
