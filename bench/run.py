@@ -21,7 +21,6 @@ import argparse
 import dataclasses
 import datetime
 import json
-import math
 import os
 import platform
 import re
