@@ -1,0 +1,1803 @@
+'use strict';
+// events.js: hostloop's web event globals, written in JavaScript.
+//
+//   DOMException                      https://webidl.spec.whatwg.org/#idl-DOMException
+//   Event, CustomEvent, EventTarget   https://dom.spec.whatwg.org/#events
+//   AbortController, AbortSignal      https://dom.spec.whatwg.org/#aborting-ongoing-activities
+//   ErrorEvent, PromiseRejectionEvent https://html.spec.whatwg.org/multipage/webappapis.html
+//   MessageEvent                      https://html.spec.whatwg.org/multipage/comms.html#messageevent
+//   event handler IDL attributes      https://html.spec.whatwg.org/multipage/webappapis.html#event-handlers
+//
+// This file is the BODY of `function (host, internals, global) { ... }`, evaluated
+// once per realm at startup. `host.now()` is the only host service used. Private
+// state lives in module-local WeakMaps, so nothing is visible as own properties.
+//
+// Exported on `internals` (see the end of the file for the full list):
+//   markTrusted, dispatchEvent, fireEvent, reportException hook, defineEventHandler,
+//   onEventHandlerSet hook, initEventTarget, isEventTarget, isEvent, hasEventListeners,
+//   createAbortSignal, createDependentAbortSignal, signalAbort, addAbortAlgorithm,
+//   removeAbortAlgorithm, isAbortSignal, isDOMException.
+//
+// Where the host has no node tree, "get the parent" of every EventTarget returns
+// null, so an event path is always the single target (see dispatch() below).
+
+// ---------------------------------------------------------------------------
+// Primordials: captured before any user code runs, so later patching of the
+// built-in prototypes cannot change what these algorithms do.
+// ---------------------------------------------------------------------------
+
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+
+const ReflectApply = Reflect.apply;
+const ReflectOwnKeys = Reflect.ownKeys;
+const ObjectDefineProperty = Object.defineProperty;
+const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const ObjectSetPrototypeOf = Object.setPrototypeOf;
+const ObjectCreate = Object.create;
+const ObjectFreeze = Object.freeze;
+const MathTrunc = Math.trunc;
+const SymbolIterator = Symbol.iterator;
+const SymbolToStringTag = Symbol.toStringTag;
+const TypeErrorCtor = TypeError;
+const ErrorPrototype = Error.prototype;
+const ErrorCaptureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : undefined;
+const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+const StringPrototypeToWellFormed =
+  typeof String.prototype.toWellFormed === 'function' ? uncurryThis(String.prototype.toWellFormed) : undefined;
+const StringFromCharCode = String.fromCharCode;
+
+const WeakMapCtor = WeakMap;
+const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
+const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
+const WeakMapPrototypeHas = uncurryThis(WeakMap.prototype.has);
+const MapCtor = Map;
+const MapPrototypeGet = uncurryThis(Map.prototype.get);
+const MapPrototypeSet = uncurryThis(Map.prototype.set);
+const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
+const SetCtor = Set;
+const SetPrototypeAdd = uncurryThis(Set.prototype.add);
+const SetPrototypeHas = uncurryThis(Set.prototype.has);
+const SetPrototypeDelete = uncurryThis(Set.prototype.delete);
+const SetPrototypeForEach = uncurryThis(Set.prototype.forEach);
+
+const WeakRefCtor = typeof WeakRef === 'function' ? WeakRef : undefined;
+const WeakRefPrototypeDeref = WeakRefCtor !== undefined ? uncurryThis(WeakRef.prototype.deref) : undefined;
+const FinalizationRegistryCtor = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
+const FinalizationRegistryPrototypeRegister =
+  FinalizationRegistryCtor !== undefined ? uncurryThis(FinalizationRegistry.prototype.register) : undefined;
+
+const PromiseResolve = Promise.resolve.bind(Promise);
+const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
+
+// ---------------------------------------------------------------------------
+// WebIDL helpers
+// ---------------------------------------------------------------------------
+
+function isObject(value) {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+// Error messages follow Blink's wording throughout.
+function executePrefix(operation, iface) {
+  return `Failed to execute '${operation}' on '${iface}'`;
+}
+
+function constructPrefix(iface) {
+  return `Failed to construct '${iface}'`;
+}
+
+function argumentCountError(prefix, required, present) {
+  return new TypeErrorCtor(
+    `${prefix}: ${required} argument${required === 1 ? '' : 's'} required, but only ${present} present.`,
+  );
+}
+
+function illegalInvocation() {
+  return new TypeErrorCtor('Illegal invocation');
+}
+
+// https://webidl.spec.whatwg.org/#js-DOMString: ToString, which throws on Symbols
+// (a template literal performs exactly ToString).
+function toDOMString(value) {
+  return `${value}`;
+}
+
+// https://webidl.spec.whatwg.org/#js-USVString: lone surrogates become U+FFFD.
+function toUSVString(value) {
+  const string = toDOMString(value);
+  if (StringPrototypeToWellFormed !== undefined) return StringPrototypeToWellFormed(string);
+  let result = '';
+  for (let i = 0; i < string.length; i++) {
+    const c = StringPrototypeCharCodeAt(string, i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = i + 1 < string.length ? StringPrototypeCharCodeAt(string, i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        result += StringFromCharCode(c, d);
+        i++;
+        continue;
+      }
+      result += '\uFFFD';
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      result += '\uFFFD';
+    } else {
+      result += StringFromCharCode(c);
+    }
+  }
+  return result;
+}
+
+// https://webidl.spec.whatwg.org/#js-boolean
+function toBoolean(value) {
+  return !!value;
+}
+
+// https://webidl.spec.whatwg.org/#js-unsigned-long (ConvertToInt, 32 bits, no
+// extended attributes): ToNumber (which throws on Symbol and BigInt), then
+// NaN/infinities to 0, truncation and modulo 2^32, which is what ToUint32 does.
+function toUnsignedLong(value) {
+  return +value >>> 0;
+}
+
+// https://webidl.spec.whatwg.org/#abstract-opdef-converttoint with
+// bitLength 64, unsigned, [EnforceRange].
+function toEnforceRangeUnsignedLongLong(value, prefix) {
+  // Step 1-2 (ToNumber; unary plus throws on Symbol and BigInt like ToNumber).
+  let x = +value;
+  // Step 5 ([EnforceRange]): non-finite values throw.
+  if (x !== x || x === Infinity || x === -Infinity) {
+    throw new TypeErrorCtor(`${prefix}: Value is not a finite number.`);
+  }
+  // Step 5.2: IntegerPart.
+  x = MathTrunc(x);
+  // Step 5.3: range check against [0, 2^53 - 1].
+  if (x < 0 || x > 9007199254740991) {
+    throw new TypeErrorCtor(`${prefix}: Value is outside the 'unsigned long long' value range.`);
+  }
+  // Step 4: -0 becomes +0.
+  return x === 0 ? 0 : x;
+}
+
+// https://webidl.spec.whatwg.org/#js-dictionary step 1: a dictionary value must
+// be undefined, null or an object.
+function checkDictionary(value, prefix, dictionaryName) {
+  if (value !== undefined && value !== null && !isObject(value)) {
+    throw new TypeErrorCtor(`${prefix}: The provided value is not of type '${dictionaryName}'.`);
+  }
+}
+
+// Reads one dictionary member (https://webidl.spec.whatwg.org/#js-dictionary
+// step 4.1.3): Get on the dictionary object, undefined when the dictionary is
+// missing.
+function readMember(dictionary, key) {
+  return dictionary === undefined || dictionary === null ? undefined : dictionary[key];
+}
+
+// https://webidl.spec.whatwg.org/#create-sequence-from-iterable, with the
+// element conversion given as `convert(value)`.
+function toSequence(value, prefix, convert) {
+  const notSequence = () => new TypeErrorCtor(`${prefix}: The provided value cannot be converted to a sequence.`);
+  if (!isObject(value)) throw notSequence();
+  const method = value[SymbolIterator];
+  if (typeof method !== 'function') throw notSequence();
+  const iterator = ReflectApply(method, value, []);
+  if (!isObject(iterator)) throw new TypeErrorCtor(`${prefix}: The iterator is not an object.`);
+  const next = iterator.next;
+  const result = [];
+  for (;;) {
+    const step = ReflectApply(next, iterator, []);
+    if (!isObject(step)) throw new TypeErrorCtor(`${prefix}: The iterator result is not an object.`);
+    if (step.done) return result;
+    result[result.length] = convert(step.value);
+  }
+}
+
+// Gives a class the shape of a WebIDL interface
+// (https://webidl.spec.whatwg.org/#es-interfaces):
+// - attributes and operations on the prototype are enumerable
+//   (https://webidl.spec.whatwg.org/#es-attributes, #es-operations), and so are
+//   static operations on the interface object;
+// - constants are {enumerable, non-writable, non-configurable} on both the
+//   interface object and the prototype (https://webidl.spec.whatwg.org/#es-constants);
+// - the prototype's @@toStringTag is the interface name
+//   (https://webidl.spec.whatwg.org/#interface-prototype-object);
+// - the interface object is a non-enumerable, writable, configurable property of
+//   the global (https://webidl.spec.whatwg.org/#es-interfaces).
+function exposeInterface(ctor, name, constants) {
+  const prototype = ctor.prototype;
+  const protoKeys = ReflectOwnKeys(prototype);
+  for (let i = 0; i < protoKeys.length; i++) {
+    const key = protoKeys[i];
+    if (key === 'constructor') continue;
+    ObjectDefineProperty(prototype, key, { enumerable: true });
+  }
+  const staticKeys = ReflectOwnKeys(ctor);
+  for (let i = 0; i < staticKeys.length; i++) {
+    const key = staticKeys[i];
+    if (key === 'length' || key === 'name' || key === 'prototype') continue;
+    ObjectDefineProperty(ctor, key, { enumerable: true });
+  }
+  if (constants !== undefined) {
+    for (let i = 0; i < constants.length; i++) {
+      const descriptor = { value: constants[i][1], writable: false, enumerable: true, configurable: false };
+      ObjectDefineProperty(ctor, constants[i][0], descriptor);
+      ObjectDefineProperty(prototype, constants[i][0], descriptor);
+    }
+  }
+  ObjectDefineProperty(prototype, SymbolToStringTag, {
+    value: name,
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  });
+  ObjectDefineProperty(global, name, { value: ctor, writable: true, enumerable: false, configurable: true });
+}
+
+function setFunctionName(fn, name) {
+  ObjectDefineProperty(fn, 'name', { value: name, writable: false, enumerable: false, configurable: true });
+  return fn;
+}
+
+// ---------------------------------------------------------------------------
+// Reporting exceptions thrown by listeners
+// ---------------------------------------------------------------------------
+
+// "report an exception" (https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
+// belongs to the host: it installs `internals.reportException(error)`, which
+// fires the global `error` event and so on. Until it does, the error is
+// rethrown asynchronously so it is not lost.
+function reportException(error) {
+  const report = internals.reportException;
+  if (typeof report === 'function') {
+    try {
+      ReflectApply(report, internals, [error]);
+      return;
+    } catch {
+      // The reporter itself failed: fall back to rethrowing the original error.
+    }
+  }
+  const rethrow = () => {
+    throw error;
+  };
+  const queue = global.queueMicrotask;
+  if (typeof queue === 'function') {
+    ReflectApply(queue, global, [rethrow]);
+  } else {
+    PromisePrototypeThen(PromiseResolve(), rethrow);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// DOMException: https://webidl.spec.whatwg.org/#idl-DOMException
+// ---------------------------------------------------------------------------
+
+// https://webidl.spec.whatwg.org/#dfn-error-names-table: the names with a
+// legacy code, and the constant naming each code (codes 2, 6 and 16 have a
+// constant but no name in use any more).
+const legacyErrorCodes = [
+  ['IndexSizeError', 'INDEX_SIZE_ERR', 1],
+  [undefined, 'DOMSTRING_SIZE_ERR', 2],
+  ['HierarchyRequestError', 'HIERARCHY_REQUEST_ERR', 3],
+  ['WrongDocumentError', 'WRONG_DOCUMENT_ERR', 4],
+  ['InvalidCharacterError', 'INVALID_CHARACTER_ERR', 5],
+  [undefined, 'NO_DATA_ALLOWED_ERR', 6],
+  ['NoModificationAllowedError', 'NO_MODIFICATION_ALLOWED_ERR', 7],
+  ['NotFoundError', 'NOT_FOUND_ERR', 8],
+  ['NotSupportedError', 'NOT_SUPPORTED_ERR', 9],
+  ['InUseAttributeError', 'INUSE_ATTRIBUTE_ERR', 10],
+  ['InvalidStateError', 'INVALID_STATE_ERR', 11],
+  ['SyntaxError', 'SYNTAX_ERR', 12],
+  ['InvalidModificationError', 'INVALID_MODIFICATION_ERR', 13],
+  ['NamespaceError', 'NAMESPACE_ERR', 14],
+  ['InvalidAccessError', 'INVALID_ACCESS_ERR', 15],
+  [undefined, 'VALIDATION_ERR', 16],
+  ['TypeMismatchError', 'TYPE_MISMATCH_ERR', 17],
+  ['SecurityError', 'SECURITY_ERR', 18],
+  ['NetworkError', 'NETWORK_ERR', 19],
+  ['AbortError', 'ABORT_ERR', 20],
+  ['URLMismatchError', 'URL_MISMATCH_ERR', 21],
+  // Newer WebIDL moved QuotaExceededError to its own interface, which keeps
+  // code 22; as a DOMException name it keeps its code here, as in browsers.
+  ['QuotaExceededError', 'QUOTA_EXCEEDED_ERR', 22],
+  ['TimeoutError', 'TIMEOUT_ERR', 23],
+  ['InvalidNodeTypeError', 'INVALID_NODE_TYPE_ERR', 24],
+  ['DataCloneError', 'DATA_CLONE_ERR', 25],
+];
+
+const legacyCodeByName = new MapCtor();
+const domExceptionConstants = [];
+for (let i = 0; i < legacyErrorCodes.length; i++) {
+  const [name, constant, code] = legacyErrorCodes[i];
+  if (name !== undefined) MapPrototypeSet(legacyCodeByName, name, code);
+  domExceptionConstants[domExceptionConstants.length] = [constant, code];
+}
+
+const domExceptionStates = new WeakMapCtor();
+
+function domExceptionState(value) {
+  const state = WeakMapPrototypeGet(domExceptionStates, value);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+class DOMException {
+  // https://webidl.spec.whatwg.org/#dom-domexception-domexception
+  constructor(message = undefined, name = undefined) {
+    message = message === undefined ? '' : toDOMString(message);
+    name = name === undefined ? 'Error' : toDOMString(name);
+    // Steps 1-2: set this's name and message.
+    WeakMapPrototypeSet(domExceptionStates, this, { name, message });
+    // Not in WebIDL, but what every engine does: a `stack` like Error's.
+    if (ErrorCaptureStackTrace !== undefined) ErrorCaptureStackTrace(this, new.target);
+  }
+
+  // https://webidl.spec.whatwg.org/#dom-domexception-name
+  get name() {
+    return domExceptionState(this).name;
+  }
+
+  // https://webidl.spec.whatwg.org/#dom-domexception-message
+  get message() {
+    return domExceptionState(this).message;
+  }
+
+  // https://webidl.spec.whatwg.org/#dom-domexception-code: the legacy code of
+  // this's name in the error names table, or 0.
+  get code() {
+    const code = MapPrototypeGet(legacyCodeByName, domExceptionState(this).name);
+    return code === undefined ? 0 : code;
+  }
+}
+
+// https://webidl.spec.whatwg.org/#es-DOMException-specialness: the
+// [[Prototype]] of DOMException.prototype is %Error.prototype%.
+ObjectSetPrototypeOf(DOMException.prototype, ErrorPrototype);
+exposeInterface(DOMException, 'DOMException', domExceptionConstants);
+
+function newDOMException(message, name) {
+  return new DOMException(message, name);
+}
+
+// ---------------------------------------------------------------------------
+// Event: https://dom.spec.whatwg.org/#interface-event
+// ---------------------------------------------------------------------------
+
+const NONE = 0;
+const CAPTURING_PHASE = 1;
+const AT_TARGET = 2;
+const BUBBLING_PHASE = 3;
+
+// Event state (https://dom.spec.whatwg.org/#concept-event): the flags and
+// associated values of the spec, keyed by the event object.
+const eventStates = new WeakMapCtor();
+
+function eventState(value) {
+  const state = WeakMapPrototypeGet(eventStates, value);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+// [LegacyUnforgeable] readonly attribute boolean isTrusted: an own accessor of
+// every event (https://webidl.spec.whatwg.org/#LegacyUnforgeable), sharing
+// this one getter.
+const isTrustedGetter = ObjectGetOwnPropertyDescriptor(
+  {
+    get isTrusted() {
+      return eventState(this).isTrusted;
+    },
+  },
+  'isTrusted',
+).get;
+
+// https://dom.spec.whatwg.org/#concept-event-constructor, steps 2-5 (step 1,
+// creating the object, is the class construction itself).
+function initializeEventState(event, type, eventInitDict) {
+  // EventInit members, in WebIDL dictionary order (lexicographic).
+  const bubbles = toBoolean(readMember(eventInitDict, 'bubbles'));
+  const cancelable = toBoolean(readMember(eventInitDict, 'cancelable'));
+  const composed = toBoolean(readMember(eventInitDict, 'composed'));
+  ObjectDefineProperty(event, 'isTrusted', {
+    get: isTrustedGetter,
+    set: undefined,
+    enumerable: true,
+    configurable: false,
+  });
+  WeakMapPrototypeSet(eventStates, event, {
+    type,
+    bubbles,
+    cancelable,
+    composed,
+    target: null,
+    relatedTarget: null,
+    currentTarget: null,
+    eventPhase: NONE,
+    path: null,
+    stopPropagation: false,
+    stopImmediatePropagation: false,
+    canceled: false,
+    inPassiveListener: false,
+    // Step 2: set the initialized flag.
+    initialized: true,
+    dispatch: false,
+    isTrusted: false,
+    // Step 5: the current high resolution time.
+    timeStamp: host.now(),
+  });
+}
+
+// https://dom.spec.whatwg.org/#set-the-canceled-flag
+function setTheCanceledFlag(state) {
+  if (state.cancelable && !state.inPassiveListener) state.canceled = true;
+}
+
+// https://dom.spec.whatwg.org/#concept-event-initialize
+function initializeEvent(state, type, bubbles, cancelable) {
+  // Step 1.
+  state.initialized = true;
+  // Step 2.
+  state.stopPropagation = false;
+  state.stopImmediatePropagation = false;
+  state.canceled = false;
+  // Step 3.
+  state.isTrusted = false;
+  // Step 4.
+  state.target = null;
+  // Steps 5-7.
+  state.type = type;
+  state.bubbles = bubbles;
+  state.cancelable = cancelable;
+}
+
+class Event {
+  constructor(type, eventInitDict = undefined) {
+    if (arguments.length < 1) throw argumentCountError(constructPrefix('Event'), 1, arguments.length);
+    type = toDOMString(type);
+    checkDictionary(eventInitDict, constructPrefix('Event'), 'EventInit');
+    initializeEventState(this, type, eventInitDict);
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-type
+  get type() {
+    return eventState(this).type;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-target
+  get target() {
+    return eventState(this).target;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-srcelement (legacy alias of target)
+  get srcElement() {
+    return eventState(this).target;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-currenttarget
+  get currentTarget() {
+    return eventState(this).currentTarget;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-composedpath
+  // With no shadow trees, no path entry is ever hidden (steps 7-12 only skip
+  // entries inside closed shadow roots), so the result is every struct's
+  // invocation target in path order: for a single-target path, the target
+  // while it is being dispatched and [] otherwise.
+  composedPath() {
+    const state = eventState(this);
+    // Steps 1-3: an empty path gives an empty list.
+    const path = state.path;
+    const composedPath = [];
+    if (path === null) return composedPath;
+    for (let i = 0; i < path.length; i++) composedPath[i] = path[i].invocationTarget;
+    return composedPath;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-eventphase
+  get eventPhase() {
+    return eventState(this).eventPhase;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-stoppropagation
+  stopPropagation() {
+    eventState(this).stopPropagation = true;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-cancelbubble
+  get cancelBubble() {
+    return eventState(this).stopPropagation;
+  }
+
+  set cancelBubble(value) {
+    const state = eventState(this);
+    if (toBoolean(value)) state.stopPropagation = true;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-stopimmediatepropagation
+  stopImmediatePropagation() {
+    const state = eventState(this);
+    state.stopPropagation = true;
+    state.stopImmediatePropagation = true;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-bubbles
+  get bubbles() {
+    return eventState(this).bubbles;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-cancelable
+  get cancelable() {
+    return eventState(this).cancelable;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-returnvalue
+  get returnValue() {
+    return !eventState(this).canceled;
+  }
+
+  set returnValue(value) {
+    const state = eventState(this);
+    if (!toBoolean(value)) setTheCanceledFlag(state);
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-preventdefault
+  preventDefault() {
+    setTheCanceledFlag(eventState(this));
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-defaultprevented
+  get defaultPrevented() {
+    return eventState(this).canceled;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-composed
+  get composed() {
+    return eventState(this).composed;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-timestamp
+  get timeStamp() {
+    return eventState(this).timeStamp;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-event-initevent
+  initEvent(type, bubbles = false, cancelable = false) {
+    const state = eventState(this);
+    if (arguments.length < 1) throw argumentCountError(executePrefix('initEvent', 'Event'), 1, arguments.length);
+    type = toDOMString(type);
+    bubbles = toBoolean(bubbles);
+    cancelable = toBoolean(cancelable);
+    // Step 1.
+    if (state.dispatch) return;
+    // Step 2.
+    initializeEvent(state, type, bubbles, cancelable);
+  }
+}
+
+const eventConstants = [
+  ['NONE', NONE],
+  ['CAPTURING_PHASE', CAPTURING_PHASE],
+  ['AT_TARGET', AT_TARGET],
+  ['BUBBLING_PHASE', BUBBLING_PHASE],
+];
+exposeInterface(Event, 'Event', eventConstants);
+
+// ---------------------------------------------------------------------------
+// CustomEvent: https://dom.spec.whatwg.org/#interface-customevent
+// ---------------------------------------------------------------------------
+
+const customEventStates = new WeakMapCtor();
+
+function customEventState(value) {
+  const state = WeakMapPrototypeGet(customEventStates, value);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+class CustomEvent extends Event {
+  constructor(type, eventInitDict = undefined) {
+    const prefix = constructPrefix('CustomEvent');
+    if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
+    // WebIDL converts the arguments in order: type, then the dictionary.
+    type = toDOMString(type);
+    checkDictionary(eventInitDict, prefix, 'CustomEventInit');
+    super(type, eventInitDict);
+    // CustomEventInit: any detail = null.
+    const detail = readMember(eventInitDict, 'detail');
+    WeakMapPrototypeSet(customEventStates, this, { detail: detail === undefined ? null : detail });
+  }
+
+  // https://dom.spec.whatwg.org/#dom-customevent-detail
+  get detail() {
+    return customEventState(this).detail;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-customevent-initcustomevent
+  initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
+    const state = customEventState(this);
+    if (arguments.length < 1) {
+      throw argumentCountError(executePrefix('initCustomEvent', 'CustomEvent'), 1, arguments.length);
+    }
+    type = toDOMString(type);
+    bubbles = toBoolean(bubbles);
+    cancelable = toBoolean(cancelable);
+    const event = eventState(this);
+    // Step 1.
+    if (event.dispatch) return;
+    // Step 2.
+    initializeEvent(event, type, bubbles, cancelable);
+    // Step 3.
+    state.detail = detail;
+  }
+}
+
+exposeInterface(CustomEvent, 'CustomEvent');
+
+// ---------------------------------------------------------------------------
+// ErrorEvent: https://html.spec.whatwg.org/multipage/webappapis.html#errorevent
+// ---------------------------------------------------------------------------
+
+const errorEventStates = new WeakMapCtor();
+
+function errorEventState(value) {
+  const state = WeakMapPrototypeGet(errorEventStates, value);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+class ErrorEvent extends Event {
+  constructor(type, eventInitDict = undefined) {
+    const prefix = constructPrefix('ErrorEvent');
+    if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
+    // WebIDL converts the arguments in order: type, then the dictionary.
+    type = toDOMString(type);
+    checkDictionary(eventInitDict, prefix, 'ErrorEventInit');
+    super(type, eventInitDict);
+    // ErrorEventInit members in lexicographic order: colno, error, filename,
+    // lineno, message. `any error;` has no default: it stays undefined.
+    const colno = readMember(eventInitDict, 'colno');
+    const error = readMember(eventInitDict, 'error');
+    const filename = readMember(eventInitDict, 'filename');
+    const lineno = readMember(eventInitDict, 'lineno');
+    const message = readMember(eventInitDict, 'message');
+    WeakMapPrototypeSet(errorEventStates, this, {
+      colno: colno === undefined ? 0 : toUnsignedLong(colno),
+      error,
+      filename: filename === undefined ? '' : toUSVString(filename),
+      lineno: lineno === undefined ? 0 : toUnsignedLong(lineno),
+      message: message === undefined ? '' : toDOMString(message),
+    });
+  }
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#dom-errorevent-message
+  get message() {
+    return errorEventState(this).message;
+  }
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#dom-errorevent-filename
+  get filename() {
+    return errorEventState(this).filename;
+  }
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#dom-errorevent-lineno
+  get lineno() {
+    return errorEventState(this).lineno;
+  }
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#dom-errorevent-colno
+  get colno() {
+    return errorEventState(this).colno;
+  }
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#dom-errorevent-error
+  get error() {
+    return errorEventState(this).error;
+  }
+}
+
+exposeInterface(ErrorEvent, 'ErrorEvent');
+
+// ---------------------------------------------------------------------------
+// PromiseRejectionEvent:
+// https://html.spec.whatwg.org/multipage/webappapis.html#promiserejectionevent
+// ---------------------------------------------------------------------------
+
+const promiseRejectionEventStates = new WeakMapCtor();
+
+function promiseRejectionEventState(value) {
+  const state = WeakMapPrototypeGet(promiseRejectionEventStates, value);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+class PromiseRejectionEvent extends Event {
+  // constructor(DOMString type, PromiseRejectionEventInit eventInitDict): the
+  // dictionary has a required member, so the argument is required too.
+  constructor(type, eventInitDict) {
+    const prefix = constructPrefix('PromiseRejectionEvent');
+    if (arguments.length < 2) throw argumentCountError(prefix, 2, arguments.length);
+    // WebIDL converts the arguments in order: type, then the dictionary.
+    type = toDOMString(type);
+    checkDictionary(eventInitDict, prefix, 'PromiseRejectionEventInit');
+    super(type, eventInitDict);
+    // PromiseRejectionEventInit: required object promise; any reason.
+    const promise = readMember(eventInitDict, 'promise');
+    if (promise === undefined) {
+      throw new TypeErrorCtor(
+        `${prefix}: Failed to read the 'promise' property from 'PromiseRejectionEventInit': Required member is undefined.`,
+      );
+    }
+    if (!isObject(promise)) {
+      throw new TypeErrorCtor(
+        `${prefix}: Failed to read the 'promise' property from 'PromiseRejectionEventInit': The provided value is not of type 'object'.`,
+      );
+    }
+    const reason = readMember(eventInitDict, 'reason');
+    WeakMapPrototypeSet(promiseRejectionEventStates, this, { promise, reason });
+  }
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#dom-promiserejectionevent-promise
+  get promise() {
+    return promiseRejectionEventState(this).promise;
+  }
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#dom-promiserejectionevent-reason
+  get reason() {
+    return promiseRejectionEventState(this).reason;
+  }
+}
+
+exposeInterface(PromiseRejectionEvent, 'PromiseRejectionEvent');
+
+// ---------------------------------------------------------------------------
+// MessageEvent: https://html.spec.whatwg.org/multipage/comms.html#messageevent
+// ---------------------------------------------------------------------------
+
+const messageEventStates = new WeakMapCtor();
+
+function messageEventState(value) {
+  const state = WeakMapPrototypeGet(messageEventStates, value);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+// MessageEventSource is (WindowProxy or MessagePort or ServiceWorker); the
+// MessagePort interface lives elsewhere. When it registers
+// `internals.isMessagePort(value)`, source and ports are checked against it;
+// until then any object is accepted.
+function isMessagePortLike(value) {
+  const check = internals.isMessagePort;
+  if (typeof check === 'function') return ReflectApply(check, internals, [value]) === true;
+  return isObject(value);
+}
+
+function toMessageEventSource(value, prefix) {
+  if (value === undefined || value === null) return null;
+  if (!isMessagePortLike(value)) {
+    throw new TypeErrorCtor(`${prefix}: The provided value is not of type '(MessagePort or ServiceWorker or WindowProxy)'.`);
+  }
+  return value;
+}
+
+// FrozenArray<MessagePort> (https://webidl.spec.whatwg.org/#js-frozen-array):
+// a sequence, then a frozen array.
+function toMessagePortFrozenArray(value, prefix) {
+  const ports = toSequence(value, prefix, (port) => {
+    if (!isMessagePortLike(port)) throw new TypeErrorCtor(`${prefix}: The provided value is not of type 'MessagePort'.`);
+    return port;
+  });
+  return ObjectFreeze(ports);
+}
+
+class MessageEvent extends Event {
+  constructor(type, eventInitDict = undefined) {
+    const prefix = constructPrefix('MessageEvent');
+    if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
+    // WebIDL converts the arguments in order: type, then the dictionary.
+    type = toDOMString(type);
+    checkDictionary(eventInitDict, prefix, 'MessageEventInit');
+    super(type, eventInitDict);
+    // MessageEventInit members in lexicographic order: data = null,
+    // lastEventId = "", origin = "", ports = [], source = null.
+    const data = readMember(eventInitDict, 'data');
+    const lastEventId = readMember(eventInitDict, 'lastEventId');
+    const lastEventIdString = lastEventId === undefined ? '' : toDOMString(lastEventId);
+    const origin = readMember(eventInitDict, 'origin');
+    const originString = origin === undefined ? '' : toUSVString(origin);
+    const ports = readMember(eventInitDict, 'ports');
+    const portsArray = ports === undefined ? ObjectFreeze([]) : toMessagePortFrozenArray(ports, prefix);
+    const source = toMessageEventSource(readMember(eventInitDict, 'source'), prefix);
+    WeakMapPrototypeSet(messageEventStates, this, {
+      data: data === undefined ? null : data,
+      origin: originString,
+      lastEventId: lastEventIdString,
+      source,
+      ports: portsArray,
+    });
+  }
+
+  // https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-data
+  get data() {
+    return messageEventState(this).data;
+  }
+
+  // https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-origin
+  get origin() {
+    return messageEventState(this).origin;
+  }
+
+  // https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-lasteventid
+  get lastEventId() {
+    return messageEventState(this).lastEventId;
+  }
+
+  // https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-source
+  get source() {
+    return messageEventState(this).source;
+  }
+
+  // https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-ports
+  // The same frozen array every time, as long as the value is unchanged.
+  get ports() {
+    return messageEventState(this).ports;
+  }
+
+  // https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-initmessageevent
+  initMessageEvent(
+    type,
+    bubbles = false,
+    cancelable = false,
+    data = null,
+    origin = '',
+    lastEventId = '',
+    source = null,
+    ports = undefined,
+  ) {
+    const state = messageEventState(this);
+    const prefix = executePrefix('initMessageEvent', 'MessageEvent');
+    if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
+    type = toDOMString(type);
+    bubbles = toBoolean(bubbles);
+    cancelable = toBoolean(cancelable);
+    origin = toUSVString(origin);
+    lastEventId = toDOMString(lastEventId);
+    source = toMessageEventSource(source, prefix);
+    const portsArray = ports === undefined ? ObjectFreeze([]) : toMessagePortFrozenArray(ports, prefix);
+    const event = eventState(this);
+    // Step 1.
+    if (event.dispatch) return;
+    // Step 2.
+    initializeEvent(event, type, bubbles, cancelable);
+    // Step 3.
+    state.data = data;
+    state.origin = origin;
+    state.lastEventId = lastEventId;
+    state.source = source;
+    state.ports = portsArray;
+  }
+}
+
+exposeInterface(MessageEvent, 'MessageEvent');
+
+// ---------------------------------------------------------------------------
+// EventTarget: https://dom.spec.whatwg.org/#interface-eventtarget
+// ---------------------------------------------------------------------------
+
+// EventTarget state: its event listener list, split by type (the spec's list
+// is one list, but every algorithm only looks at listeners of the event's
+// type, so per-type lists keep all the observable orderings), and its event
+// handler map (https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-map).
+//
+// Each per-type list is copy-on-write: adding or removing a listener replaces
+// the array, so the array a dispatch took IS the clone of "invoke" step 5.
+const targetStates = new WeakMapCtor();
+
+function initEventTargetState(target) {
+  const state = { target, listeners: new MapCtor(), handlers: null };
+  WeakMapPrototypeSet(targetStates, target, state);
+  return state;
+}
+
+// The brand check of every EventTarget operation and attribute: WebIDL uses
+// the realm's global object when `this` is null or undefined
+// (https://webidl.spec.whatwg.org/#dfn-create-operation-function step 2.1.2.2).
+function targetState(thisValue) {
+  const target = thisValue === undefined || thisValue === null ? global : thisValue;
+  const state = WeakMapPrototypeGet(targetStates, target);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+// https://webidl.spec.whatwg.org/#es-callback-interface conversion of the
+// nullable `EventListener? callback` argument.
+function toEventListener(value, prefix) {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) throw new TypeErrorCtor(`${prefix}: parameter 2 is not of type 'Object'.`);
+  return value;
+}
+
+// https://dom.spec.whatwg.org/#concept-flatten-options with the WebIDL union
+// conversion of (EventListenerOptions or boolean): null, undefined and
+// objects are dictionaries, everything else is converted to boolean.
+function flattenOptions(options) {
+  if (options === undefined || options === null) return false;
+  if (isObject(options)) return toBoolean(options.capture);
+  return toBoolean(options);
+}
+
+// https://dom.spec.whatwg.org/#event-flatten-more with the conversion of
+// (AddEventListenerOptions or boolean); dictionary members are read in
+// WebIDL order: capture, once, passive, signal.
+function flattenMoreOptions(options, prefix) {
+  // Step 1.
+  const capture = flattenOptions(options);
+  // Steps 2-3.
+  let once = false;
+  let passive = null;
+  let signal = null;
+  // Step 4.
+  if (isObject(options)) {
+    once = toBoolean(options.once);
+    const passiveValue = options.passive;
+    if (passiveValue !== undefined) passive = toBoolean(passiveValue);
+    const signalValue = options.signal;
+    if (signalValue !== undefined) {
+      if (!WeakMapPrototypeHas(signalStates, signalValue)) {
+        throw new TypeErrorCtor(
+          `${prefix}: Failed to read the 'signal' property from 'AddEventListenerOptions': Failed to convert value to 'AbortSignal'.`,
+        );
+      }
+      signal = signalValue;
+    }
+  }
+  // Step 5.
+  return { capture, passive, once, signal };
+}
+
+function findListener(list, callback, capture) {
+  if (list === undefined) return -1;
+  for (let i = 0; i < list.length; i++) {
+    const listener = list[i];
+    if (listener.callback === callback && listener.capture === capture) return i;
+  }
+  return -1;
+}
+
+// https://dom.spec.whatwg.org/#add-an-event-listener
+function addAnEventListener(state, listener) {
+  // Step 1 concerns ServiceWorkerGlobalScope only.
+  // Step 2.
+  if (listener.signal !== null && signalIsAborted(listener.signal)) return;
+  // Step 3.
+  if (listener.callback === null) return;
+  // Step 4: the default passive value is false for every target here (only
+  // Window and nodes default to true, for touch and wheel events).
+  if (listener.passive === null) listener.passive = false;
+  // Step 5: append unless a listener with the same type, callback and capture
+  // is already in the list.
+  const list = MapPrototypeGet(state.listeners, listener.type);
+  if (findListener(list, listener.callback, listener.capture) !== -1) {
+    // Step 6 would add abort steps removing `listener`, which is in no list:
+    // they would do nothing, so they are not added.
+    return;
+  }
+  const next = [];
+  if (list !== undefined) for (let i = 0; i < list.length; i++) next[i] = list[i];
+  next[next.length] = listener;
+  MapPrototypeSet(state.listeners, listener.type, next);
+  // Step 6.
+  if (listener.signal !== null) {
+    listener.abortAlgorithm = () => removeAnEventListener(state, listener);
+    addAbortAlgorithm(listener.signal, listener.abortAlgorithm);
+  }
+  if (listener.type === 'abort') abortListenersChanged(state.target);
+}
+
+// https://dom.spec.whatwg.org/#remove-an-event-listener
+function removeAnEventListener(state, listener) {
+  // Step 1 concerns ServiceWorkerGlobalScope only.
+  // Step 2: set removed, then remove from the list.
+  listener.removed = true;
+  const list = MapPrototypeGet(state.listeners, listener.type);
+  if (list === undefined) return;
+  const next = [];
+  let found = false;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i] === listener) found = true;
+    else next[next.length] = list[i];
+  }
+  if (!found) return;
+  if (next.length === 0) MapPrototypeDelete(state.listeners, listener.type);
+  else MapPrototypeSet(state.listeners, listener.type, next);
+  // Not in the spec, and unobservable: the signal's abort steps for this
+  // listener would do nothing any more, so drop them (no leak through a
+  // long-lived signal).
+  if (listener.abortAlgorithm !== null) {
+    removeAbortAlgorithm(listener.signal, listener.abortAlgorithm);
+    listener.abortAlgorithm = null;
+  }
+  if (listener.type === 'abort') abortListenersChanged(state.target);
+}
+
+// "Call a user object's operation" (https://webidl.spec.whatwg.org/#call-a-user-objects-operation)
+// with opName "handleEvent" and « event »: a callable listener is called with
+// the current target as `this`; otherwise its handleEvent is looked up now,
+// at every call, and called on the listener object.
+function callEventListener(callback, event, thisArg) {
+  // Steps 8-10.
+  let fn = callback;
+  let thisValue = thisArg;
+  if (typeof callback !== 'function') {
+    fn = callback.handleEvent;
+    if (typeof fn !== 'function') {
+      throw new TypeErrorCtor("The 'handleEvent' property of the event listener is not callable.");
+    }
+    thisValue = callback;
+  }
+  // Steps 11-12.
+  ReflectApply(fn, thisValue, [event]);
+}
+
+// https://dom.spec.whatwg.org/#concept-event-listener-inner-invoke
+function innerInvoke(event, state, listeners, phase, struct) {
+  // Step 1 (found) only matters for the legacy webkit-prefixed event types,
+  // which no event here has.
+  // Step 2: listeners is already the clone taken by "invoke" step 5.
+  for (let i = 0; i < listeners.length; i++) {
+    const listener = listeners[i];
+    if (listener.removed) continue;
+    // Step 2.1 (type check): the per-type list only holds this type.
+    // Steps 2.3-2.4.
+    if (phase === CAPTURING_PHASE && !listener.capture) continue;
+    if (phase === BUBBLING_PHASE && listener.capture) continue;
+    // Step 2.5.
+    if (listener.once) removeAnEventListener(struct.state, listener);
+    // Steps 2.6-2.8 (the Window's current event) do not apply: no Window.
+    // Step 2.9.
+    if (listener.passive) state.inPassiveListener = true;
+    // Step 2.11: call the listener; an exception is reported, not propagated.
+    try {
+      callEventListener(listener.callback, event, state.currentTarget);
+    } catch (error) {
+      reportException(error);
+    }
+    // Step 2.12.
+    state.inPassiveListener = false;
+    // Step 2.14.
+    if (state.stopImmediatePropagation) break;
+  }
+}
+
+// https://dom.spec.whatwg.org/#concept-event-listener-invoke. `phase` is
+// CAPTURING_PHASE for "capturing" and BUBBLING_PHASE for "bubbling".
+function invoke(struct, event, state, phase) {
+  // Step 1: the last struct at or before this one with a shadow-adjusted
+  // target; with a one-struct path it is this struct.
+  state.target = struct.shadowAdjustedTarget;
+  // Step 2: relatedTarget and touch targets (always null / empty here).
+  state.relatedTarget = struct.relatedTarget;
+  // Step 3.
+  if (state.stopPropagation) return;
+  // Step 4.
+  state.currentTarget = struct.invocationTarget;
+  // Step 5: the listeners of the current target, cloned (copy-on-write lists).
+  const listeners = MapPrototypeGet(struct.state.listeners, state.type);
+  if (listeners === undefined) return;
+  // Step 6. (Step 7, legacy type renaming for trusted animation/transition
+  // events, is left out: no such events here.)
+  innerInvoke(event, state, listeners, phase, struct);
+}
+
+// https://dom.spec.whatwg.org/#concept-event-dispatch for a target with no
+// parent. Returns false if the event was canceled, true otherwise.
+function dispatch(targetState, event, state) {
+  const target = targetState.target;
+  // Step 1.
+  state.dispatch = true;
+  try {
+    // Steps 2-3: targetOverride is target; relatedTarget retargets to null.
+    // Step 5.3: append to an event path. Step 5.6: "get the parent" of a
+    // plain EventTarget returns null, so the path is this one struct.
+    const path = [
+      {
+        invocationTarget: target,
+        invocationTargetInShadowTree: false,
+        shadowAdjustedTarget: target,
+        relatedTarget: null,
+        touchTargets: [],
+        rootOfClosedTree: false,
+        slotInClosedTree: false,
+        state: targetState,
+      },
+    ];
+    state.path = path;
+    // Step 5.12: capture pass, path in reverse; a struct with a
+    // shadow-adjusted target is AT_TARGET, others CAPTURING_PHASE.
+    for (let i = path.length - 1; i >= 0; i--) {
+      const struct = path[i];
+      state.eventPhase = struct.shadowAdjustedTarget !== null ? AT_TARGET : CAPTURING_PHASE;
+      invoke(struct, event, state, CAPTURING_PHASE);
+    }
+    // Step 5.13: bubble pass; structs without a shadow-adjusted target are
+    // skipped when the event does not bubble.
+    for (let i = 0; i < path.length; i++) {
+      const struct = path[i];
+      if (struct.shadowAdjustedTarget !== null) {
+        state.eventPhase = AT_TARGET;
+      } else {
+        if (!state.bubbles) continue;
+        state.eventPhase = BUBBLING_PHASE;
+      }
+      invoke(struct, event, state, BUBBLING_PHASE);
+    }
+  } finally {
+    // Steps 6-9.
+    state.eventPhase = NONE;
+    state.currentTarget = null;
+    state.path = null;
+    state.dispatch = false;
+    state.stopPropagation = false;
+    state.stopImmediatePropagation = false;
+    // Step 10 (clearTargets) is false without shadow trees; step 11
+    // (activation behavior) does not apply.
+  }
+  // Step 12.
+  return !state.canceled;
+}
+
+function checkDispatchable(state) {
+  // https://dom.spec.whatwg.org/#dom-eventtarget-dispatchevent step 1.
+  if (state.dispatch) {
+    throw newDOMException('The event is already being dispatched.', 'InvalidStateError');
+  }
+  if (!state.initialized) {
+    throw newDOMException('The event provided is uninitialized.', 'InvalidStateError');
+  }
+}
+
+class EventTarget {
+  // https://dom.spec.whatwg.org/#dom-eventtarget-eventtarget
+  constructor() {
+    initEventTargetState(this);
+  }
+
+  // https://dom.spec.whatwg.org/#dom-eventtarget-addeventlistener
+  addEventListener(type, callback, options = undefined) {
+    const state = targetState(this);
+    const prefix = executePrefix('addEventListener', 'EventTarget');
+    if (arguments.length < 2) throw argumentCountError(prefix, 2, arguments.length);
+    type = toDOMString(type);
+    callback = toEventListener(callback, prefix);
+    // Step 1.
+    const { capture, passive, once, signal } = flattenMoreOptions(options, prefix);
+    // Step 2.
+    addAnEventListener(state, {
+      type,
+      callback,
+      capture,
+      passive,
+      once,
+      signal,
+      removed: false,
+      abortAlgorithm: null,
+    });
+  }
+
+  // https://dom.spec.whatwg.org/#dom-eventtarget-removeeventlistener
+  removeEventListener(type, callback, options = undefined) {
+    const state = targetState(this);
+    const prefix = executePrefix('removeEventListener', 'EventTarget');
+    if (arguments.length < 2) throw argumentCountError(prefix, 2, arguments.length);
+    type = toDOMString(type);
+    callback = toEventListener(callback, prefix);
+    // Step 1.
+    const capture = flattenOptions(options);
+    // Step 2.
+    const list = MapPrototypeGet(state.listeners, type);
+    const index = findListener(list, callback, capture);
+    if (index !== -1) removeAnEventListener(state, list[index]);
+  }
+
+  // https://dom.spec.whatwg.org/#dom-eventtarget-dispatchevent
+  dispatchEvent(event) {
+    const target = targetState(this);
+    const prefix = executePrefix('dispatchEvent', 'EventTarget');
+    if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
+    const state = WeakMapPrototypeGet(eventStates, event);
+    if (state === undefined) throw new TypeErrorCtor(`${prefix}: parameter 1 is not of type 'Event'.`);
+    // Step 1.
+    checkDispatchable(state);
+    // Step 2.
+    state.isTrusted = false;
+    // Step 3.
+    return dispatch(target, event, state);
+  }
+}
+
+exposeInterface(EventTarget, 'EventTarget');
+
+// ---------------------------------------------------------------------------
+// Event handlers: https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-attributes
+// ---------------------------------------------------------------------------
+
+function handlerRecord(state, name) {
+  if (state.handlers === null) state.handlers = new MapCtor();
+  let record = MapPrototypeGet(state.handlers, name);
+  if (record === undefined) {
+    // An event handler: a value (null or a callback object) and a listener.
+    record = { value: null, listener: null };
+    MapPrototypeSet(state.handlers, name, record);
+  }
+  return record;
+}
+
+// https://html.spec.whatwg.org/multipage/webappapis.html#the-event-handler-processing-algorithm
+function processEventHandler(record, errorSignature, event) {
+  // Step 1: the current value of the event handler.
+  const callback = record.value;
+  // Step 2.
+  if (callback === null) return;
+  const state = eventState(event);
+  // Step 3: special error event handling is for ErrorEvent objects of type
+  // "error" whose currentTarget is a global (WindowOrWorkerGlobalScope), which
+  // is what `errorSignature` declares for the attribute's prototype.
+  const special =
+    errorSignature && state.type === 'error' && WeakMapPrototypeHas(errorEventStates, event);
+  // WebIDL "invoke a callback function" step 4: a non-callable object stored
+  // through [LegacyTreatNonObjectAsNull] returns undefined without a call.
+  if (typeof callback !== 'function') return;
+  // Step 4: invoke with the current target as `this`; an exception propagates
+  // to the dispatch, which reports it.
+  let returnValue;
+  if (special) {
+    const error = errorEventState(event);
+    returnValue = ReflectApply(callback, state.currentTarget, [
+      error.message,
+      error.filename,
+      error.lineno,
+      error.colno,
+      error.error,
+    ]);
+  } else {
+    returnValue = ReflectApply(callback, state.currentTarget, [event]);
+  }
+  // Step 5: process the return value. The spec sets the event's canceled
+  // flag directly here (not "set the canceled flag", so even a
+  // non-cancelable event is canceled); Blink goes through preventDefault().
+  if (special) {
+    if (returnValue === true) state.canceled = true;
+  } else if (returnValue === false) {
+    state.canceled = true;
+  }
+}
+
+// https://html.spec.whatwg.org/multipage/webappapis.html#activate-an-event-handler
+function activateEventHandler(state, name, errorSignature) {
+  // Steps 1-2.
+  const record = handlerRecord(state, name);
+  // Step 3.
+  if (record.listener !== null) return;
+  // Step 4: the callback runs the event handler processing algorithm.
+  const callback = (event) => processEventHandler(record, errorSignature, event);
+  // Step 5.
+  const listener = {
+    type: name,
+    callback,
+    capture: false,
+    passive: null,
+    once: false,
+    signal: null,
+    removed: false,
+    abortAlgorithm: null,
+  };
+  // Step 6.
+  addAnEventListener(state, listener);
+  // Step 7.
+  record.listener = listener;
+}
+
+// https://html.spec.whatwg.org/multipage/webappapis.html#deactivate-an-event-handler
+function deactivateEventHandler(state, name) {
+  // Steps 1-2.
+  if (state.handlers === null) return;
+  const record = MapPrototypeGet(state.handlers, name);
+  if (record === undefined) return;
+  // Step 3.
+  record.value = null;
+  // Steps 4-5.
+  if (record.listener !== null) removeAnEventListener(state, record.listener);
+  // Step 6.
+  record.listener = null;
+}
+
+// Defines the `on<name>` event handler IDL attribute on `prototype`
+// (https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes).
+// options.errorSignature: the attribute is on a global (WindowOrWorkerGlobalScope),
+//   so `onerror` gets the OnErrorEventHandler treatment for ErrorEvents.
+// options.brandCheck(value) -> boolean: the interface's brand check (the
+//   accessors throw "Illegal invocation" when it is false); by default any
+//   EventTarget passes.
+// options.onSet(target, valueOrNull): called after every assignment.
+function defineEventHandler(prototype, name, options = undefined) {
+  name = toDOMString(name);
+  const errorSignature = isObject(options) && options.errorSignature === true;
+  const onSet = isObject(options) && typeof options.onSet === 'function' ? options.onSet : undefined;
+  const brandCheck = isObject(options) && typeof options.brandCheck === 'function' ? options.brandCheck : undefined;
+  const attribute = `on${name}`;
+  const checkedTargetState = (thisValue) => {
+    const state = targetState(thisValue);
+    if (brandCheck !== undefined && !ReflectApply(brandCheck, undefined, [state.target])) throw illegalInvocation();
+    return state;
+  };
+  const descriptor = {
+    get() {
+      const state = checkedTargetState(this);
+      // "Getting the current value of the event handler": its value (there are
+      // no uncompiled content attributes to compile here).
+      if (state.handlers === null) return null;
+      const record = MapPrototypeGet(state.handlers, name);
+      return record === undefined ? null : record.value;
+    },
+    set(value) {
+      const state = checkedTargetState(this);
+      // EventHandler is a nullable callback function with
+      // [LegacyTreatNonObjectAsNull] (https://webidl.spec.whatwg.org/#LegacyTreatNonObjectAsNull):
+      // any non-object is null; a non-callable object is kept (and does
+      // nothing when invoked).
+      if (!isObject(value)) value = null;
+      if (value === null) {
+        // "If the given value is null, deactivate the event handler."
+        deactivateEventHandler(state, name);
+      } else {
+        // "Otherwise: set the value, then activate the event handler."
+        handlerRecord(state, name).value = value;
+        activateEventHandler(state, name, errorSignature);
+      }
+      if (onSet !== undefined) ReflectApply(onSet, undefined, [state.target, value]);
+      const hook = internals.onEventHandlerSet;
+      if (typeof hook === 'function') ReflectApply(hook, internals, [state.target, name, value]);
+    },
+  };
+  setFunctionName(descriptor.get, `get ${attribute}`);
+  setFunctionName(descriptor.set, `set ${attribute}`);
+  ObjectDefineProperty(prototype, attribute, {
+    get: descriptor.get,
+    set: descriptor.set,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+// ---------------------------------------------------------------------------
+// AbortSignal: https://dom.spec.whatwg.org/#interface-AbortSignal
+// ---------------------------------------------------------------------------
+
+// Signal state: abort reason (undefined while not aborted), abort algorithms
+// (an ordered set), dependent flag, source signals and dependent signals
+// (weak sets, held through WeakRefs when the engine has them).
+const signalStates = new WeakMapCtor();
+
+function signalState(value) {
+  const state = WeakMapPrototypeGet(signalStates, value);
+  if (state === undefined) throw illegalInvocation();
+  return state;
+}
+
+function signalIsAborted(signal) {
+  return signalState(signal).reason !== undefined;
+}
+
+// A weak handle on a signal: a WeakRef, or the signal itself without WeakRef.
+function weakHandle(signal, state) {
+  if (WeakRefCtor === undefined) return signal;
+  if (state.weakRef === null) state.weakRef = new WeakRefCtor(signal);
+  return state.weakRef;
+}
+
+function derefHandle(handle) {
+  return WeakRefCtor === undefined ? handle : WeakRefPrototypeDeref(handle);
+}
+
+// When a dependent signal is collected, forget its handle in its sources.
+const dependentRegistry =
+  FinalizationRegistryCtor !== undefined
+    ? new FinalizationRegistryCtor((held) => {
+        SetPrototypeForEach(held.sources, (sourceHandle) => {
+          const source = derefHandle(sourceHandle);
+          if (source === undefined) return;
+          const sourceState = WeakMapPrototypeGet(signalStates, source);
+          if (sourceState !== undefined && sourceState.dependents !== null) {
+            SetPrototypeDelete(sourceState.dependents, held.handle);
+          }
+        });
+      })
+    : undefined;
+
+class AbortSignal extends EventTarget {
+  // AbortSignal has no constructor: its interface object throws.
+  constructor() {
+    throw new TypeErrorCtor('Illegal constructor');
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortsignal-abort
+  static abort(reason = undefined) {
+    // Step 1.
+    const signal = createAbortSignal();
+    // Step 2.
+    signalState(signal).reason = reason !== undefined ? reason : newAbortError();
+    // Step 3.
+    return signal;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortsignal-timeout
+  static timeout(milliseconds) {
+    const prefix = executePrefix('timeout', 'AbortSignal');
+    if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
+    milliseconds = toEnforceRangeUnsignedLongLong(milliseconds, prefix);
+    // Steps 1-2.
+    const signal = createAbortSignal();
+    // Step 3: after the timeout, (as a task) signal abort with a TimeoutError.
+    // The timer's closure keeps the signal alive until then.
+    runStepsAfterTimeout(milliseconds, () => {
+      signalAbort(signal, newDOMException('signal timed out', 'TimeoutError'));
+    });
+    // Step 4.
+    return signal;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortsignal-any
+  static any(signals) {
+    const prefix = executePrefix('any', 'AbortSignal');
+    if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
+    const list = toSequence(signals, prefix, (value) => {
+      if (!WeakMapPrototypeHas(signalStates, value)) {
+        throw new TypeErrorCtor(`${prefix}: Failed to convert value to 'AbortSignal'.`);
+      }
+      return value;
+    });
+    return createDependentAbortSignal(list);
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortsignal-aborted
+  get aborted() {
+    return signalState(this).reason !== undefined;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortsignal-reason
+  get reason() {
+    return signalState(this).reason;
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortsignal-throwifaborted
+  throwIfAborted() {
+    const state = signalState(this);
+    if (state.reason !== undefined) throw state.reason;
+  }
+}
+
+defineEventHandler(AbortSignal.prototype, 'abort', {
+  brandCheck: (value) => WeakMapPrototypeHas(signalStates, value),
+});
+exposeInterface(AbortSignal, 'AbortSignal');
+
+const AbortSignalPrototype = AbortSignal.prototype;
+
+function newAbortError() {
+  return newDOMException('signal is aborted without reason', 'AbortError');
+}
+
+// Creates an AbortSignal without running its (illegal) constructor.
+function createAbortSignal() {
+  const signal = ObjectCreate(AbortSignalPrototype);
+  initEventTargetState(signal);
+  WeakMapPrototypeSet(signalStates, signal, {
+    reason: undefined,
+    algorithms: [],
+    dependent: false,
+    sources: null,
+    dependents: null,
+    // Dependent signals that must stay alive while this source is (they have
+    // abort listeners or algorithms; see abortListenersChanged()).
+    retainedDependents: null,
+    retained: false,
+    weakRef: null,
+  });
+  return signal;
+}
+
+// "Run steps after a timeout" with the global's setTimeout, looked up now.
+// setTimeout's delay is a 32-bit signed value in practice, so a longer timeout
+// waits in chunks. A host may register `internals.setUnrefTimeout(fn, ms)` to
+// use a timer that does not keep the event loop alive (as node and deno do
+// for AbortSignal.timeout).
+const maxTimerDelay = 0x7fffffff;
+function runStepsAfterTimeout(milliseconds, steps) {
+  const unref = internals.setUnrefTimeout;
+  const schedule = typeof unref === 'function' ? unref : global.setTimeout;
+  const thisValue = typeof unref === 'function' ? internals : global;
+  if (typeof schedule !== 'function') {
+    throw new TypeErrorCtor('AbortSignal.timeout() needs setTimeout, which this realm does not have.');
+  }
+  const wait = (remaining) => {
+    const chunk = remaining > maxTimerDelay ? maxTimerDelay : remaining;
+    ReflectApply(schedule, thisValue, [
+      () => {
+        if (remaining > chunk) wait(remaining - chunk);
+        else steps();
+      },
+      chunk,
+    ]);
+  };
+  wait(milliseconds);
+}
+
+// https://dom.spec.whatwg.org/#abortsignal-add
+function addAbortAlgorithm(signal, algorithm) {
+  const state = signalState(signal);
+  // Step 1.
+  if (state.reason !== undefined) return;
+  // Step 2 (an ordered set: no duplicates).
+  const algorithms = state.algorithms;
+  for (let i = 0; i < algorithms.length; i++) if (algorithms[i] === algorithm) return;
+  algorithms[algorithms.length] = algorithm;
+  if (algorithms.length === 1) updateRetention(signal, state);
+}
+
+// https://dom.spec.whatwg.org/#abortsignal-remove
+function removeAbortAlgorithm(signal, algorithm) {
+  const state = signalState(signal);
+  const algorithms = state.algorithms;
+  const next = [];
+  for (let i = 0; i < algorithms.length; i++) if (algorithms[i] !== algorithm) next[next.length] = algorithms[i];
+  state.algorithms = next;
+  if (next.length === 0 && algorithms.length !== 0) updateRetention(signal, state);
+}
+
+// https://dom.spec.whatwg.org/#abortsignal-signal-abort
+function signalAbort(signal, reason) {
+  const state = signalState(signal);
+  // Step 1.
+  if (state.reason !== undefined) return;
+  // Step 2.
+  state.reason = reason !== undefined ? reason : newAbortError();
+  // Steps 3-4.
+  const dependentSignalsToAbort = [];
+  if (state.dependents !== null) {
+    SetPrototypeForEach(state.dependents, (handle) => {
+      const dependent = derefHandle(handle);
+      if (dependent === undefined) return;
+      const dependentState = signalState(dependent);
+      if (dependentState.reason === undefined) {
+        dependentState.reason = state.reason;
+        dependentSignalsToAbort[dependentSignalsToAbort.length] = dependent;
+      }
+    });
+  }
+  // An aborted signal never aborts again: its links to other signals are no
+  // longer needed (unobservable clean-up, not in the spec).
+  releaseSignalLinks(signal, state);
+  for (let i = 0; i < dependentSignalsToAbort.length; i++) {
+    const dependent = dependentSignalsToAbort[i];
+    releaseSignalLinks(dependent, signalState(dependent));
+  }
+  // Step 5.
+  runAbortSteps(signal, state);
+  // Step 6.
+  for (let i = 0; i < dependentSignalsToAbort.length; i++) {
+    const dependent = dependentSignalsToAbort[i];
+    runAbortSteps(dependent, signalState(dependent));
+  }
+}
+
+function releaseSignalLinks(signal, state) {
+  if (state.sources !== null) {
+    const handle = weakHandle(signal, state);
+    SetPrototypeForEach(state.sources, (sourceHandle) => {
+      const source = derefHandle(sourceHandle);
+      if (source === undefined) return;
+      const sourceState = signalState(source);
+      if (sourceState.dependents !== null) SetPrototypeDelete(sourceState.dependents, handle);
+      if (sourceState.retainedDependents !== null) SetPrototypeDelete(sourceState.retainedDependents, signal);
+    });
+    state.sources = null;
+  }
+  state.retained = false;
+  state.dependents = null;
+  state.retainedDependents = null;
+}
+
+// https://dom.spec.whatwg.org/#run-the-abort-steps
+function runAbortSteps(signal, state) {
+  // Steps 1-2: run, then empty, the abort algorithms.
+  const algorithms = state.algorithms;
+  state.algorithms = [];
+  for (let i = 0; i < algorithms.length; i++) {
+    try {
+      algorithms[i]();
+    } catch (error) {
+      reportException(error);
+    }
+  }
+  // Step 3.
+  fireEvent(signal, 'abort');
+}
+
+// https://dom.spec.whatwg.org/#create-a-dependent-abort-signal (for the
+// AbortSignal interface in this realm).
+function createDependentAbortSignal(signals) {
+  // Step 1.
+  const resultSignal = createAbortSignal();
+  const result = signalState(resultSignal);
+  // Step 2.
+  for (let i = 0; i < signals.length; i++) {
+    const reason = signalState(signals[i]).reason;
+    if (reason !== undefined) {
+      result.reason = reason;
+      return resultSignal;
+    }
+  }
+  // Step 3.
+  result.dependent = true;
+  result.sources = new SetCtor();
+  const resultHandle = weakHandle(resultSignal, result);
+  const link = (source, sourceState) => {
+    const sourceHandle = weakHandle(source, sourceState);
+    if (SetPrototypeHas(result.sources, sourceHandle)) return;
+    SetPrototypeAdd(result.sources, sourceHandle);
+    if (sourceState.dependents === null) sourceState.dependents = new SetCtor();
+    SetPrototypeAdd(sourceState.dependents, resultHandle);
+  };
+  // Step 4.
+  for (let i = 0; i < signals.length; i++) {
+    const signal = signals[i];
+    const state = signalState(signal);
+    if (!state.dependent) {
+      // Step 4.1: append signal to resultSignal's source signals, and
+      // resultSignal to signal's dependent signals.
+      link(signal, state);
+    } else if (state.sources !== null) {
+      // Step 4.2: flatten: use signal's own (non-dependent, non-aborted) sources.
+      SetPrototypeForEach(state.sources, (sourceHandle) => {
+        const source = derefHandle(sourceHandle);
+        if (source !== undefined) link(source, signalState(source));
+      });
+    }
+  }
+  if (dependentRegistry !== undefined) {
+    FinalizationRegistryPrototypeRegister(dependentRegistry, resultSignal, {
+      handle: resultHandle,
+      sources: result.sources,
+    });
+  }
+  // Step 5.
+  return resultSignal;
+}
+
+// https://dom.spec.whatwg.org/#abort-signal-garbage-collection: "A non-aborted
+// dependent AbortSignal object must not be garbage collected while its source
+// signals list is non-empty and it has registered event listeners for its
+// abort event or its abort algorithms list is non-empty." Sources hold their
+// dependents weakly, so such a dependent is also put in each source's strong
+// `retainedDependents` set, for as long as the condition holds.
+function updateRetention(signal, state) {
+  if (!state.dependent || state.sources === null || WeakRefCtor === undefined) return;
+  let needed = state.reason === undefined && state.algorithms.length !== 0;
+  if (!needed && state.reason === undefined) {
+    const targetStateOfSignal = WeakMapPrototypeGet(targetStates, signal);
+    needed = MapPrototypeGet(targetStateOfSignal.listeners, 'abort') !== undefined;
+  }
+  if (needed === state.retained) return;
+  state.retained = needed;
+  SetPrototypeForEach(state.sources, (sourceHandle) => {
+    const source = derefHandle(sourceHandle);
+    if (source === undefined) return;
+    const sourceState = signalState(source);
+    if (needed) {
+      if (sourceState.retainedDependents === null) sourceState.retainedDependents = new SetCtor();
+      SetPrototypeAdd(sourceState.retainedDependents, signal);
+    } else if (sourceState.retainedDependents !== null) {
+      SetPrototypeDelete(sourceState.retainedDependents, signal);
+    }
+  });
+}
+
+function abortListenersChanged(target) {
+  const state = WeakMapPrototypeGet(signalStates, target);
+  if (state !== undefined) updateRetention(target, state);
+}
+
+// ---------------------------------------------------------------------------
+// AbortController: https://dom.spec.whatwg.org/#interface-abortcontroller
+// ---------------------------------------------------------------------------
+
+const controllerSignals = new WeakMapCtor();
+
+function controllerSignal(value) {
+  const signal = WeakMapPrototypeGet(controllerSignals, value);
+  if (signal === undefined) throw illegalInvocation();
+  return signal;
+}
+
+class AbortController {
+  // https://dom.spec.whatwg.org/#dom-abortcontroller-abortcontroller
+  constructor() {
+    // Steps 1-2.
+    WeakMapPrototypeSet(controllerSignals, this, createAbortSignal());
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortcontroller-signal
+  get signal() {
+    return controllerSignal(this);
+  }
+
+  // https://dom.spec.whatwg.org/#dom-abortcontroller-abort
+  abort(reason = undefined) {
+    signalAbort(controllerSignal(this), reason);
+  }
+}
+
+exposeInterface(AbortController, 'AbortController');
+
+// ---------------------------------------------------------------------------
+// Firing events from the host
+// ---------------------------------------------------------------------------
+
+// Dispatch without dispatchEvent()'s step 2, so an event marked trusted stays
+// trusted. Returns false if the event was canceled.
+function internalDispatch(target, event) {
+  const tstate = WeakMapPrototypeGet(targetStates, target);
+  if (tstate === undefined) throw new TypeErrorCtor('internals.dispatchEvent: target is not an EventTarget');
+  const state = WeakMapPrototypeGet(eventStates, event);
+  if (state === undefined) throw new TypeErrorCtor('internals.dispatchEvent: event is not an Event');
+  checkDispatchable(state);
+  return dispatch(tstate, event, state);
+}
+
+// https://dom.spec.whatwg.org/#concept-event-fire: create an event of
+// `EventInterface` (default Event) with `init`, isTrusted true, dispatch it.
+function fireEvent(target, type, EventInterface = Event, init = undefined) {
+  // Steps 1-2 (the interface's constructor does the initialization).
+  const event = new EventInterface(type, init);
+  // Step 3: isTrusted is true.
+  eventState(event).isTrusted = true;
+  // Step 5.
+  return internalDispatch(target, event);
+}
+
+// ---------------------------------------------------------------------------
+// Internals for the rest of the runtime (C++ and JS)
+// ---------------------------------------------------------------------------
+
+// internals.markTrusted(event) -> event: sets isTrusted to true.
+internals.markTrusted = (event) => {
+  eventState(event).isTrusted = true;
+  return event;
+};
+// internals.dispatchEvent(target, event) -> boolean: dispatch, keeping isTrusted.
+internals.dispatchEvent = internalDispatch;
+// internals.fireEvent(target, type, EventInterface = Event, init) -> boolean.
+internals.fireEvent = fireEvent;
+// internals.defineEventHandler(prototype, name, { errorSignature, brandCheck, onSet }).
+internals.defineEventHandler = defineEventHandler;
+// internals.initEventTarget(object) -> object: makes any object (the global,
+// say) an EventTarget for the brand checks.
+internals.initEventTarget = (object) => {
+  if (!WeakMapPrototypeHas(targetStates, object)) initEventTargetState(object);
+  return object;
+};
+internals.isEventTarget = (value) => WeakMapPrototypeHas(targetStates, value);
+internals.isEvent = (value) => WeakMapPrototypeHas(eventStates, value);
+internals.isDOMException = (value) => WeakMapPrototypeHas(domExceptionStates, value);
+internals.isAbortSignal = (value) => WeakMapPrototypeHas(signalStates, value);
+// internals.hasEventListeners(target, type) -> boolean (event handlers included).
+internals.hasEventListeners = (target, type) => {
+  const state = WeakMapPrototypeGet(targetStates, target);
+  return state !== undefined && MapPrototypeGet(state.listeners, toDOMString(type)) !== undefined;
+};
+// internals.createAbortSignal() -> a new, non-aborted AbortSignal.
+internals.createAbortSignal = createAbortSignal;
+// internals.createDependentAbortSignal(arrayOfSignals) -> AbortSignal.any() without conversion.
+internals.createDependentAbortSignal = createDependentAbortSignal;
+// internals.signalAbort(signal, reason): reason undefined gives an AbortError.
+internals.signalAbort = signalAbort;
+// internals.addAbortAlgorithm(signal, fn) / removeAbortAlgorithm(signal, fn):
+// run fn (before the abort event fires) when the signal aborts; invisible to script.
+internals.addAbortAlgorithm = addAbortAlgorithm;
+internals.removeAbortAlgorithm = removeAbortAlgorithm;
