@@ -17,6 +17,12 @@ constexpr uint64_t kWakerKey = 0;
 // How many entries run between clock reads for the time budget.
 constexpr std::size_t kClockCheckInterval = 8;
 
+// Deadlines may be TimePoint::min() ("due now"): compare before subtracting,
+// or the difference overflows.
+Duration TimeUntil(TimePoint deadline, TimePoint now) {
+  return deadline <= now ? Duration::zero() : deadline - now;
+}
+
 }  // namespace
 
 // ---- LooperRemote ----------------------------------------------------------
@@ -283,11 +289,12 @@ bool Looper::RunPass(PassMode mode) {
   std::optional<Duration> timeout;
   if (mode != PassMode::kMayBlock || quit_.load(std::memory_order_relaxed)) {
     timeout = Duration::zero();
-  } else if (deadline) {
-    timeout = std::max(Duration::zero(), *deadline - after);
   } else if (!KeepsAlive()) {
+    // Only weak entries (if any) remain: nothing can produce more work.
     remote_->waker_.Disarm();
     return false;
+  } else if (deadline) {
+    timeout = TimeUntil(*deadline, after);
   }
 
   // 5. Poll.
@@ -367,7 +374,7 @@ std::optional<Duration> Looper::NextTimeout() {
   if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return Duration::zero();
   std::optional<TimePoint> deadline = NextDeadline();
   if (!deadline) return std::nullopt;
-  return std::max(Duration::zero(), *deadline - Now());
+  return TimeUntil(*deadline, Now());
 }
 
 int64_t Looper::NextTimeoutMs() {

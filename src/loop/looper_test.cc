@@ -1,1 +1,402 @@
+#include "loop/looper.h"
+
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "loop/event_loop.h"
+
+namespace hostloop::loop {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::unique_ptr<Looper> MakeLooper(const base::TickClock* clock = base::TickClock::Default()) {
+  auto looper = Looper::Create(Looper::Options{clock});
+  EXPECT_TRUE(looper.ok());
+  return std::move(looper).value();
+}
+
+Task Record(std::vector<std::string>* log, std::string what) {
+  return [log, what = std::move(what)] { log->push_back(what); };
+}
+
+struct Pipe {
+  Pipe() { PCHECK(::pipe2(fds, O_NONBLOCK | O_CLOEXEC) == 0); }
+  ~Pipe() {
+    ::close(fds[0]);
+    ::close(fds[1]);
+  }
+  void Write() { PCHECK(::write(fds[1], "x", 1) == 1); }
+  void Read() {
+    char c;
+    PCHECK(::read(fds[0], &c, 1) == 1);
+  }
+  int fds[2];
+};
+
+TEST(Looper, L1PostsFromAnyThreadRunOnTheHomeThread) {
+  auto looper = MakeLooper();
+  std::thread::id home = std::this_thread::get_id();
+  std::atomic<int> ran{0};
+  std::vector<std::thread::id> ran_on;
+  std::thread producer([&] {
+    for (int i = 0; i < 10; ++i) {
+      EXPECT_TRUE(looper->Post([&] {
+        ran_on.push_back(std::this_thread::get_id());
+        if (++ran == 10) looper->Quit();
+      }));
+    }
+  });
+  producer.join();
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kQuit);
+  EXPECT_EQ(ran.load(), 10);
+  for (auto id : ran_on) EXPECT_EQ(id, home);
+}
+
+TEST(Looper, L1RemotePostAfterTheLooperIsGoneIsRefusedAndDestroyed) {
+  auto looper = MakeLooper();
+  std::shared_ptr<LooperRemote> remote = looper->remote();
+  looper.reset();
+  auto token = std::make_shared<int>(0);
+  EXPECT_FALSE(remote->Post([token] {}));
+  EXPECT_EQ(token.use_count(), 1);  // the refused task was destroyed
+}
+
+TEST(Looper, L3OrderedLaneRunsByDueThenPostingOrder) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  looper->PostDelayed(Record(&log, "timer 10ms"), milliseconds(10));
+  looper->Post(Record(&log, "app 1"));
+  looper->PostDelayed(Record(&log, "timer 5ms"), milliseconds(5));
+  looper->Post(Record(&log, "app 2"));
+  looper->PostDelayed(Record(&log, "timer 10ms second"), milliseconds(10));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"app 1", "app 2"}));
+  clock.Advance(milliseconds(10));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"app 1", "app 2", "timer 5ms", "timer 10ms",
+                                           "timer 10ms second"}));
+}
+
+TEST(Looper, L3AppMessageFromAnotherThreadRunsBetweenTheHomePostsAroundIt) {
+  auto looper = MakeLooper();
+  std::vector<std::string> log;
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  event_loop->PostOrdered(Record(&log, "macrotask 1"));
+  std::thread([&] { looper->Post(Record(&log, "app message")); }).join();
+  event_loop->PostOrdered(Record(&log, "macrotask 2"));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"macrotask 1", "app message", "macrotask 2"}));
+  event_loop->Shutdown();
+}
+
+TEST(Looper, L3DueNowEntryNeverOvertakesAnEarlierDueNowEntry) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  looper->PostDelayed(Record(&log, "zero delay"), milliseconds(0));
+  clock.Advance(milliseconds(3));
+  looper->Post(Record(&log, "later post"));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"zero delay", "later post"}));
+}
+
+TEST(Looper, L3CancelledEntryNeverRuns) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  auto a = looper->Schedule(clock.Now() + milliseconds(1), Record(&log, "a"));
+  looper->Schedule(clock.Now() + milliseconds(2), Record(&log, "b"));
+  EXPECT_TRUE(looper->Cancel(a));
+  EXPECT_FALSE(looper->Cancel(a));
+  clock.Advance(milliseconds(5));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"b"}));
+}
+
+TEST(Looper, L4EntriesPostedDuringAPassRunInTheNextPass) {
+  auto looper = MakeLooper();
+  std::vector<std::string> log;
+  looper->Post([&] {
+    log.push_back("first");
+    looper->Post(Record(&log, "posted by first"));
+  });
+  looper->Post(Record(&log, "second"));
+  looper->Step();
+  EXPECT_EQ(log, (std::vector<std::string>{"first", "second"}));
+  looper->Step();
+  EXPECT_EQ(log, (std::vector<std::string>{"first", "second", "posted by first"}));
+}
+
+TEST(Looper, L4SelfRepostingEntryDoesNotStarveFdsOrTheInternalLane) {
+  auto looper = MakeLooper();
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  Pipe pipe;
+  int reposts = 0;
+  bool fd_seen = false;
+  bool internal_seen = false;
+  std::function<void()> repost = [&] {
+    ++reposts;
+    if (fd_seen && internal_seen) {
+      looper->Quit();
+      return;
+    }
+    CHECK(reposts < 100);  // starvation: fail loudly instead of hanging
+    looper->Post([&] { repost(); });
+  };
+  auto watch = looper->WatchFd(pipe.fds[0], EPOLLIN, [&](uint32_t) {
+    pipe.Read();
+    fd_seen = true;
+  });
+  ASSERT_TRUE(watch.ok());
+  looper->Post([&] { repost(); });
+  pipe.Write();
+  event_loop->PostInternal([&] { internal_seen = true; });
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kQuit);
+  EXPECT_TRUE(fd_seen);
+  EXPECT_TRUE(internal_seen);
+  EXPECT_LE(reposts, 3);
+  looper->UnwatchFd(watch.value());
+  event_loop->Shutdown();
+}
+
+TEST(Looper, L4OrderedPassIsBoundedByItsBudget) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  int ran = 0;
+  for (std::size_t i = 0; i < kOrderedBudget.max_entries + 10; ++i) looper->Post([&] { ++ran; });
+  looper->Step();
+  EXPECT_EQ(ran, static_cast<int>(kOrderedBudget.max_entries));
+  EXPECT_EQ(looper->NextTimeoutMs(), 0);
+  looper->Step();
+  EXPECT_EQ(ran, static_cast<int>(kOrderedBudget.max_entries) + 10);
+}
+
+TEST(Looper, RunReturnsWhenNothingKeepsItAlive) {
+  auto looper = MakeLooper();
+  int ran = 0;
+  looper->PostDelayed([&] { ++ran; }, milliseconds(2));
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+  EXPECT_EQ(ran, 1);
+  looper->Ref();
+  looper->Post([&] { looper->Unref(); });
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+}
+
+TEST(Looper, WeakEntriesDoNotKeepTheLoopAlive) {
+  auto looper = MakeLooper();
+  bool ran = false;
+  looper->Schedule(looper->Now() + std::chrono::hours(1), [&] { ran = true; },
+                   TimerQueue::Meta{0, false, 0});
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+  EXPECT_FALSE(ran);
+}
+
+TEST(Looper, FdCallbackMayUnwatchItselfAndOthers) {
+  auto looper = MakeLooper();
+  Pipe a, b;
+  int a_calls = 0, b_calls = 0;
+  Looper::WatchId watch_b = 0;
+  Looper::WatchId watch_a = 0;
+  watch_a = looper->WatchFd(a.fds[0], EPOLLIN, [&](uint32_t) {
+                     ++a_calls;
+                     looper->UnwatchFd(watch_a);
+                     looper->UnwatchFd(watch_b);
+                   }).value();
+  watch_b = looper->WatchFd(b.fds[0], EPOLLIN, [&](uint32_t) { ++b_calls; }).value();
+  a.Write();
+  b.Write();
+  looper->Step();
+  looper->Step();
+  // Whichever ran first, the other never runs after being unwatched...
+  EXPECT_EQ(a_calls + b_calls, a_calls == 1 ? 1 + b_calls : b_calls);
+  EXPECT_LE(a_calls, 1);
+  // ...and after both are unwatched nothing keeps the loop alive.
+  if (a_calls == 0) {
+    looper->UnwatchFd(watch_a);
+    looper->UnwatchFd(watch_b);
+  }
+  EXPECT_FALSE(looper->KeepsAlive());
+}
+
+// ---- L6: idle means asleep ---------------------------------------------------
+
+// Runs a Looper on its own thread; `setup` runs on that thread first.
+class LooperThread {
+ public:
+  explicit LooperThread(std::function<void(Looper*)> setup) {
+    std::promise<std::shared_ptr<LooperRemote>> ready;
+    auto future = ready.get_future();
+    thread_ = std::thread([this, setup = std::move(setup), &ready] {
+      auto looper = MakeLooper();
+      looper_ = looper.get();
+      looper->Ref();  // run until told to quit
+      setup(looper.get());
+      ready.set_value(looper->remote());
+      looper->Run();
+    });
+    remote_ = future.get();
+  }
+  ~LooperThread() {
+    remote_->Post([this] { looper_->Quit(); });
+    thread_.join();
+  }
+  Looper* looper() { return looper_; }
+  const std::shared_ptr<LooperRemote>& remote() { return remote_; }
+
+  // Runs `fn` on the loop thread and waits for it.
+  void RunOnLoop(std::function<void()> fn) {
+    std::promise<void> done;
+    remote_->Post([&] {
+      fn();
+      done.set_value();
+    });
+    done.get_future().wait();
+  }
+
+ private:
+  std::thread thread_;
+  Looper* looper_ = nullptr;
+  std::shared_ptr<LooperRemote> remote_;
+};
+
+TEST(Looper, L6IdleWithAFarTimerWakesZeroTimes) {
+  LooperThread loop([](Looper* looper) { looper->PostDelayed([] {}, std::chrono::hours(1)); });
+  loop.RunOnLoop([] {});  // the loop is past set-up and about to sleep
+  std::this_thread::sleep_for(milliseconds(20));
+  uint64_t before = loop.looper()->kernel_wakeups();
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(loop.looper()->kernel_wakeups(), before);
+}
+
+TEST(Looper, L6ClearedTimerCostsNoWakeup) {
+  LooperThread loop([](Looper*) {});
+  loop.RunOnLoop([&] {
+    Looper* looper = loop.looper();
+    auto id = looper->Schedule(looper->Now() + milliseconds(50), [] {});
+    looper->Cancel(id);
+  });
+  std::this_thread::sleep_for(milliseconds(20));
+  uint64_t before = loop.looper()->kernel_wakeups();
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(loop.looper()->kernel_wakeups(), before);
+}
+
+TEST(Looper, L6CrossThreadWakeupsCoalesce) {
+  auto looper = MakeLooper();
+  looper->Step();  // armed: the thread now "sleeps" in a foreign loop
+  uint64_t before = looper->remote()->wake_signal_count();
+  int ran = 0;
+  std::thread([&] {
+    for (int i = 0; i < 100; ++i) looper->Post([&] { ++ran; });
+  }).join();
+  EXPECT_EQ(looper->remote()->wake_signal_count() - before, 1u);
+  looper->Step();
+  EXPECT_EQ(ran, 100);
+}
+
+TEST(Looper, L6PostsFromTheHomeThreadNeverSignal) {
+  auto looper = MakeLooper();
+  uint64_t before = looper->remote()->wake_signal_count();
+  for (int i = 0; i < 100; ++i) looper->Post([] {});
+  looper->RunUntilIdle();
+  EXPECT_EQ(looper->remote()->wake_signal_count(), before);
+}
+
+// ---- L10: embedding ----------------------------------------------------------
+
+// The same script of posts, timers and an fd, run by Run() or by a foreign
+// poll() loop through BackendFd/NextTimeoutMs/Step.
+std::vector<std::string> RunScript(bool foreign) {
+  auto looper = MakeLooper();
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  std::vector<std::string> log;
+  Pipe pipe;
+  Looper::WatchId watch = 0;
+  watch = looper->WatchFd(pipe.fds[0], EPOLLIN, [&](uint32_t) {
+                   pipe.Read();
+                   log.push_back("fd");
+                   looper->UnwatchFd(watch);
+                 }).value();
+  looper->PostDelayed(Record(&log, "timer 20"), milliseconds(20));
+  looper->PostDelayed(
+      [&] {
+        log.push_back("timer 5");
+        pipe.Write();
+      },
+      milliseconds(5));
+  looper->Post([&] {
+    log.push_back("app 1");
+    // A post from another thread while the loop runs.
+    std::thread([&] {
+      event_loop->PostInternal([&] {
+        log.push_back("cross-thread internal");
+        looper->Post(Record(&log, "app 2"));
+      });
+    }).join();
+  });
+  event_loop->PostInternalDelayed(Record(&log, "internal 10"), milliseconds(10), Nesting::kNestable,
+                                  Liveness::kKeepsAlive);
+  if (foreign) {
+    while (looper->Step()) {
+      pollfd fd{looper->BackendFd(), POLLIN, 0};
+      ::poll(&fd, 1, static_cast<int>(looper->NextTimeoutMs()));
+    }
+  } else {
+    looper->Run();
+  }
+  event_loop->Shutdown();
+  return log;
+}
+
+TEST(Looper, L10ForeignPollLoopSeesTheSameOrderAsRun) {
+  std::vector<std::string> expected = {"app 1",   "cross-thread internal", "app 2",
+                                       "timer 5", "fd",                    "internal 10",
+                                       "timer 20"};
+  EXPECT_EQ(RunScript(false), expected);
+  EXPECT_EQ(RunScript(true), expected);
+}
+
+TEST(Looper, L10BackendFdTurnsReadableAtTheDeadline) {
+  auto looper = MakeLooper();
+  bool ran = false;
+  looper->PostDelayed([&] { ran = true; }, milliseconds(30));
+  looper->Step();
+  EXPECT_FALSE(ran);
+  int64_t timeout = looper->NextTimeoutMs();
+  EXPECT_GT(timeout, 0);
+  EXPECT_LE(timeout, 30);
+  // Ignore NextTimeoutMs(): the fd alone must wake the foreign loop.
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  looper->Step();
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(looper->NextTimeoutMs(), -1);
+}
+
+TEST(Looper, L10BackendFdIsReadableWhileWorkIsDue) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper();
+  for (std::size_t i = 0; i < kOrderedBudget.max_entries + 1; ++i) looper->Post([] {});
+  looper->Step();
+  EXPECT_EQ(looper->NextTimeoutMs(), 0);
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  EXPECT_EQ(::poll(&fd, 1, 1000), 1);
+}
+
+}  // namespace
+}  // namespace hostloop::loop

@@ -1,1 +1,135 @@
+#include "loop/timer_queue.h"
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace hostloop::loop {
+namespace {
+
+TimePoint At(int64_t ms) { return TimePoint(std::chrono::milliseconds(ms)); }
+
+Task Record(std::vector<int>* log, int value) {
+  return [log, value] { log->push_back(value); };
+}
+
+void DrainAll(TimerQueue& queue) {
+  while (!queue.empty()) queue.PopTop()();
+}
+
+TEST(TimerQueue, L3OrdersByDueThenSequence) {
+  TimerQueue queue;
+  std::vector<int> log;
+  queue.Add(At(20), 1, Record(&log, 1));
+  queue.Add(At(10), 2, Record(&log, 2));
+  queue.Add(At(10), 3, Record(&log, 3));
+  queue.Add(At(5), 4, Record(&log, 4));
+  queue.Add(At(20), 5, Record(&log, 5));
+  DrainAll(queue);
+  EXPECT_EQ(log, (std::vector<int>{4, 2, 3, 1, 5}));
+}
+
+TEST(TimerQueue, CancelRemovesAtOnceAndHandsBackTheTask) {
+  TimerQueue queue;
+  std::vector<int> log;
+  auto a = queue.Add(At(1), 1, Record(&log, 1));
+  auto b = queue.Add(At(2), 2, Record(&log, 2));
+  auto c = queue.Add(At(3), 3, Record(&log, 3));
+  Task cancelled = queue.Cancel(a);
+  EXPECT_TRUE(cancelled);
+  EXPECT_EQ(queue.size(), 2u);
+  // The earliest remaining deadline is the next one: no tombstone lingers.
+  EXPECT_EQ(queue.TopDue(), At(2));
+  EXPECT_FALSE(queue.Cancel(a));  // twice: unknown
+  EXPECT_TRUE(queue.Contains(b));
+  queue.Cancel(c);
+  DrainAll(queue);
+  EXPECT_EQ(log, (std::vector<int>{2}));
+}
+
+TEST(TimerQueue, IdsAreNeverReusedAfterTheSlotIs) {
+  TimerQueue queue;
+  auto first = queue.Add(At(1), 1, [] {});
+  queue.PopTop();
+  auto second = queue.Add(At(1), 2, [] {});
+  EXPECT_NE(first, second);
+  EXPECT_FALSE(queue.Cancel(first));  // the stale id must not cancel the new entry
+  EXPECT_TRUE(queue.Contains(second));
+}
+
+TEST(TimerQueue, CancelledTaskDestructorRuns) {
+  TimerQueue queue;
+  auto token = std::make_shared<int>(0);
+  auto id = queue.Add(At(1), 1, [token] {});
+  EXPECT_EQ(token.use_count(), 2);
+  queue.Cancel(id);
+  EXPECT_EQ(token.use_count(), 1);
+}
+
+TEST(TimerQueue, KeepAliveCountFollowsEntries) {
+  TimerQueue queue;
+  auto a = queue.Add(At(1), 1, [] {}, {0, true, 0});
+  queue.Add(At(2), 2, [] {}, {0, false, 0});
+  EXPECT_EQ(queue.keep_alive_count(), 1u);
+  queue.Cancel(a);
+  EXPECT_EQ(queue.keep_alive_count(), 0u);
+}
+
+TEST(TimerQueue, RemoveOwnedByDropsOnlyThatOwner) {
+  TimerQueue queue;
+  std::vector<int> log;
+  for (int i = 0; i < 100; ++i) {
+    queue.Add(At(100 - i), static_cast<uint64_t>(i), Record(&log, i),
+              {static_cast<uint32_t>(i % 2 + 1), true, 0});
+  }
+  std::vector<Task> dropped;
+  queue.RemoveOwnedBy(1, &dropped);
+  EXPECT_EQ(dropped.size(), 50u);
+  EXPECT_EQ(queue.size(), 50u);
+  DrainAll(queue);
+  // Owner 2 entries (odd i) remain, in due order (later i = earlier due).
+  ASSERT_EQ(log.size(), 50u);
+  for (std::size_t k = 0; k < log.size(); ++k) EXPECT_EQ(log[k], 99 - 2 * static_cast<int>(k));
+}
+
+TEST(TimerQueue, RandomizedAgainstASortedReference) {
+  std::mt19937_64 rng(42);
+  TimerQueue queue;
+  struct Ref {
+    int64_t due;
+    uint64_t seq;
+    TimerQueue::Id id;
+  };
+  std::vector<Ref> reference;
+  std::vector<uint64_t> popped;
+  uint64_t seq = 0;
+  for (int round = 0; round < 20000; ++round) {
+    int op = static_cast<int>(rng() % 10);
+    if (op < 6 || reference.empty()) {
+      int64_t due = static_cast<int64_t>(rng() % 1000);
+      uint64_t s = ++seq;
+      auto id = queue.Add(At(due), s, [&popped, s] { popped.push_back(s); });
+      reference.push_back({due, s, id});
+    } else if (op < 8) {
+      std::size_t pick = rng() % reference.size();
+      EXPECT_TRUE(queue.Cancel(reference[pick].id));
+      reference.erase(reference.begin() + static_cast<std::ptrdiff_t>(pick));
+    } else {
+      auto min = std::min_element(reference.begin(), reference.end(), [](auto& a, auto& b) {
+        return a.due < b.due || (a.due == b.due && a.seq < b.seq);
+      });
+      ASSERT_EQ(queue.TopDue(), At(min->due));
+      ASSERT_EQ(queue.TopSequence(), min->seq);
+      queue.PopTop()();
+      ASSERT_EQ(popped.back(), min->seq);
+      reference.erase(min);
+    }
+    ASSERT_EQ(queue.size(), reference.size());
+  }
+}
+
+}  // namespace
+}  // namespace hostloop::loop
