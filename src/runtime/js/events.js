@@ -12,11 +12,18 @@
 // once per realm at startup. `host.now()` is the only host service used. Private
 // state lives in module-local WeakMaps, so nothing is visible as own properties.
 //
-// Exported on `internals` (see the end of the file for the full list):
-//   markTrusted, dispatchEvent, fireEvent, reportException hook, defineEventHandler,
-//   onEventHandlerSet hook, initEventTarget, isEventTarget, isEvent, hasEventListeners,
-//   createAbortSignal, createDependentAbortSignal, signalAbort, addAbortAlgorithm,
-//   removeAbortAlgorithm, isAbortSignal, isDOMException.
+// Exported on `internals` (signatures at the end of the file):
+//   markTrusted, dispatchEvent, fireEvent, defineEventHandler, initEventTarget,
+//   isEventTarget, isEvent, isDOMException, isAbortSignal, hasEventListeners,
+//   createAbortSignal, createDependentAbortSignal, signalAbort,
+//   addAbortAlgorithm, removeAbortAlgorithm.
+// Optional hooks read from `internals` at call time (others may set them):
+//   reportException(error)                  reports listener exceptions; without
+//                                           it they are rethrown in a microtask
+//   onEventHandlerSet(target, name, value)  after every on<name> assignment
+//   isMessagePort(value) -> boolean         MessageEvent source/ports checks
+//   setUnrefTimeout(callback, ms)           AbortSignal.timeout's timer, instead
+//                                           of the global setTimeout
 //
 // Where the host has no node tree, "get the parent" of every EventTarget returns
 // null, so an event path is always the single target (see dispatch() below).
