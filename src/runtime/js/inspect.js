@@ -35,6 +35,10 @@
 //    getConstructorName.
 //  - Async/generator functions are recognised through their prototype chain;
 //    one whose prototype was replaced prints as a plain `[Function]`.
+//  - Likewise a built-in object whose prototype was replaced by an unrelated
+//    object (e.g. Object.setPrototypeOf(new ArrayBuffer(1), {})) prints as an
+//    ordinary object; Date, RegExp, Error, Number, String and Boolean objects
+//    are still recognised, and null-prototype built-ins are fully supported.
 //  - getStringWidth (console.table and compact:true layouts) uses a built-in
 //    approximation of East Asian width instead of ICU.
 //  - Node's few node-only value kinds (Buffer, KeyObject, external values,
@@ -69,9 +73,10 @@ const JSONStringify = JSON.stringify;
 const StringCtor = String;
 const SymbolToStringTag = Symbol.toStringTag;
 const SymbolToPrimitive = Symbol.toPrimitive;
+const SymbolIterator = Symbol.iterator;
 const RegExpCtor = RegExp;
 
-const uncurryThis = (fn) => (self, ...args) => ReflectApply(fn, self, args);
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const getterOf = (proto, name) => {
   const desc = ObjectGetOwnPropertyDescriptor(proto, name);
   return desc && desc.get ? uncurryThis(desc.get) : undefined;
@@ -115,6 +120,15 @@ const GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
 const AsyncGeneratorFunctionPrototype =
   ObjectGetPrototypeOf(async function* () {});
 const PromisePrototype = Promise.prototype;
+const SetPrototype = Set.prototype;
+const MapPrototype = Map.prototype;
+const DatePrototype = Date.prototype;
+const ArrayBufferPrototype = ArrayBuffer.prototype;
+const SharedArrayBufferPrototype = typeof SharedArrayBuffer === 'function' ?
+  SharedArrayBuffer.prototype : undefined;
+const DataViewPrototype = DataView.prototype;
+const WeakSetPrototype = WeakSet.prototype;
+const WeakMapPrototype = WeakMap.prototype;
 const ErrorCtor = Error;
 const RegExpPrototype = RegExp.prototype;
 
@@ -129,11 +143,15 @@ const builtInObjects = new Set(
 // language allows it, not on the prototype chain.
 
 function succeeds(fn, value) {
+  const limit = ErrorCtor.stackTraceLimit;
+  ErrorCtor.stackTraceLimit = 0;
   try {
     fn(value);
     return true;
   } catch {
     return false;
+  } finally {
+    ErrorCtor.stackTraceLimit = limit;
   }
 }
 
@@ -164,14 +182,6 @@ function isError(value) {
   if (objectToString(value) === '[object Error]') return true;
   try {
     return value instanceof ErrorCtor;
-  } catch {
-    return false;
-  }
-}
-
-function isIteratorOf(value, proto) {
-  try {
-    return protoChainIncludes(value, proto);
   } catch {
     return false;
   }
@@ -215,13 +225,28 @@ function isModuleNamespace(value) {
   }
 }
 
-function boxedKind(value) {
-  if (succeeds(numberValueOf, value)) return 'Number';
-  if (succeeds(stringValueOf, value)) return 'String';
-  if (succeeds(booleanValueOf, value)) return 'Boolean';
-  if (succeeds(bigIntValueOf, value)) return 'BigInt';
-  if (succeeds(symbolValueOf, value)) return 'Symbol';
+// `could(proto)` and `builtinTag` narrow down which brands to test (see
+// formatRaw); without them every brand is tested.
+function boxedKind(value, could = () => true, builtinTag = '') {
+  if ((could(Number.prototype) || builtinTag === '[object Number]') &&
+      succeeds(numberValueOf, value)) return 'Number';
+  if ((could(String.prototype) || builtinTag === '[object String]') &&
+      succeeds(stringValueOf, value)) return 'String';
+  if ((could(Boolean.prototype) || builtinTag === '[object Boolean]') &&
+      succeeds(booleanValueOf, value)) return 'Boolean';
+  if (could(BigInt.prototype) && succeeds(bigIntValueOf, value)) return 'BigInt';
+  if (could(Symbol.prototype) && succeeds(symbolValueOf, value)) return 'Symbol';
   return undefined;
+}
+
+function prototypeChain(value) {
+  const chain = [];
+  let proto = ObjectGetPrototypeOf(value);
+  while (proto !== null && chain.length < 10000) {
+    chain.push(proto);
+    proto = ObjectGetPrototypeOf(proto);
+  }
+  return chain;
 }
 
 function functionKind(fn) {
@@ -730,8 +755,34 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
   let fallback = 'Object'; // type name used when beyond the depth limit
   const noProps = () => keys.length === 0 && protoProps === undefined;
 
-  const taName = typedArrayName(value);
-  if (ArrayIsArray(value)) {
+  // Built-in brands are only tested for values whose prototype chain
+  // contains the class's prototype (or that have no prototype), which keeps
+  // plain objects from paying for a dozen failed brand checks.
+  const chain = prototypeChain(value);
+  const could = (proto) => chain.length === 0 || chain.includes(proto);
+  const builtinTag = objectToString(value);
+
+  // Like node, array-likes and collections are recognised only when they
+  // are iterable or have no prototype.
+  let kind;
+  let taName;
+  if (value[SymbolIterator] || constructor === null) {
+    if (ArrayIsArray(value)) {
+      kind = 'array';
+    } else if (could(SetPrototype) && isSet(value)) {
+      kind = 'set';
+    } else if (could(MapPrototype) && isMap(value)) {
+      kind = 'map';
+    } else if ((taName = typedArrayName(value)) !== undefined) {
+      kind = 'typed';
+    } else if (typeof host.previewEntries === 'function' && chain.includes(mapIteratorPrototype)) {
+      kind = 'mapIterator';
+    } else if (typeof host.previewEntries === 'function' && chain.includes(setIteratorPrototype)) {
+      kind = 'setIterator';
+    }
+  }
+
+  if (kind === 'array') {
     fallback = 'Array';
     const prefix = (constructor !== 'Array' || tag !== '') ?
       getPrefix(constructor, tag, 'Array', `(${value.length})`) : '';
@@ -740,7 +791,7 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
     if (value.length === 0 && noProps()) return `${braces[0]}]`;
     extrasType = ARRAY_EXTRAS;
     formatter = formatArray;
-  } else if (isSet(value)) {
+  } else if (kind === 'set') {
     fallback = 'Set';
     const size = setSize(value);
     const prefix = getPrefix(constructor, tag, 'Set', `(${size})`);
@@ -748,7 +799,7 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
     formatter = formatSet;
     if (size === 0 && noProps()) return `${prefix}{}`;
     braces = [`${prefix}{`, '}'];
-  } else if (isMap(value)) {
+  } else if (kind === 'map') {
     fallback = 'Map';
     const size = mapSize(value);
     const prefix = getPrefix(constructor, tag, 'Map', `(${size})`);
@@ -756,7 +807,7 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
     formatter = formatMap;
     if (size === 0 && noProps()) return `${prefix}{}`;
     braces = [`${prefix}{`, '}'];
-  } else if (taName !== undefined) {
+  } else if (kind === 'typed') {
     fallback = taName;
     keys = getNonIndexKeys(value, ctx.showHidden);
     const size = typedArrayLength(value);
@@ -765,13 +816,11 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
     if (size === 0 && keys.length === 0 && !ctx.showHidden) return `${braces[0]}]`;
     formatter = formatTypedArray;
     extrasType = ARRAY_EXTRAS;
-  } else if (typeof host.previewEntries === 'function' &&
-             isIteratorOf(value, mapIteratorPrototype)) {
+  } else if (kind === 'mapIterator') {
     keys = getKeys(value, ctx.showHidden);
     braces = iteratorBraces('Map', tag);
     formatter = (c, v, r) => formatIterator(braces, c, v, r);
-  } else if (typeof host.previewEntries === 'function' &&
-             isIteratorOf(value, setIteratorPrototype)) {
+  } else if (kind === 'setIterator') {
     keys = getKeys(value, ctx.showHidden);
     braces = iteratorBraces('Set', tag);
     formatter = (c, v, r) => formatIterator(braces, c, v, r);
@@ -791,7 +840,7 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
         braces[0] = `${getPrefix(constructor, tag, 'Object')}{`;
       }
       if (noProps()) return `${braces[0]}}`;
-    } else if (isRegExp(value)) {
+    } else if ((could(RegExpPrototype) || builtinTag === '[object RegExp]') && isRegExp(value)) {
       fallback = 'RegExp';
       base = regExpToString(constructor !== null ? value : new RegExpCtor(value));
       const prefix = getPrefix(constructor, tag, 'RegExp');
@@ -799,17 +848,18 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
       if (noProps() || (recurseTimes > ctx.depth && ctx.depth !== null)) {
         return ctx.stylize(base, 'regexp');
       }
-    } else if (isDate(value)) {
+    } else if ((could(DatePrototype) || builtinTag === '[object Date]') && isDate(value)) {
       fallback = 'Date';
       base = NumberIsNaN(dateGetTime(value)) ? dateToString(value) : dateToISOString(value);
       const prefix = getPrefix(constructor, tag, 'Date');
       if (prefix !== 'Date ') base = `${prefix}${base}`;
       if (noProps()) return ctx.stylize(base, 'date');
-    } else if (isError(value)) {
+    } else if (builtinTag === '[object Error]' || isError(value)) {
       fallback = 'Error';
       base = formatError(value, constructor, tag, ctx, keys);
       if (noProps()) return base;
-    } else if (isArrayBuffer(value) || isSharedArrayBuffer(value)) {
+    } else if ((could(ArrayBufferPrototype) && isArrayBuffer(value)) ||
+               (could(SharedArrayBufferPrototype) && isSharedArrayBuffer(value))) {
       const arrayType = isArrayBuffer(value) ? 'ArrayBuffer' : 'SharedArrayBuffer';
       fallback = arrayType;
       const prefix = getPrefix(constructor, tag, arrayType);
@@ -822,29 +872,30 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
       }
       braces[0] = `${prefix}{`;
       keys.unshift('byteLength');
-    } else if (isDataView(value)) {
+    } else if (could(DataViewPrototype) && isDataView(value)) {
       fallback = 'DataView';
       braces[0] = `${getPrefix(constructor, tag, 'DataView')}{`;
       keys.unshift('byteLength', 'byteOffset', 'buffer');
-    } else if ((state = promiseState(value)) !== undefined) {
+    } else if ((could(PromisePrototype) || builtinTag === '[object Promise]') &&
+               (state = promiseState(value)) !== undefined) {
       fallback = 'Promise';
       braces[0] = `${getPrefix(constructor, tag, 'Promise')}{`;
       formatter = (c, v, r) => formatPromise(c, state, r);
-    } else if (isWeakSet(value)) {
+    } else if (could(WeakSetPrototype) && isWeakSet(value)) {
       fallback = 'WeakSet';
       braces[0] = `${getPrefix(constructor, tag, 'WeakSet')}{`;
       formatter = ctx.showHidden ? formatWeakSet : formatWeakUnknown;
-    } else if (isWeakMap(value)) {
+    } else if (could(WeakMapPrototype) && isWeakMap(value)) {
       fallback = 'WeakMap';
       braces[0] = `${getPrefix(constructor, tag, 'WeakMap')}{`;
       formatter = ctx.showHidden ? formatWeakMap : formatWeakUnknown;
-    } else if (isModuleNamespace(value)) {
+    } else if (chain.length === 0 && isModuleNamespace(value)) {
       fallback = 'Module';
       braces[0] = `${getPrefix(constructor, tag, 'Module')}{`;
       const nsKeys = keys;
       keys = [];
       formatter = (c, v, r) => formatNamespace(nsKeys, c, v, r);
-    } else if ((boxed = boxedKind(value)) !== undefined) {
+    } else if ((boxed = boxedKind(value, could, builtinTag)) !== undefined) {
       fallback = boxed;
       base = boxedBase(value, ctx, keys, constructor, tag, boxed);
       if (noProps()) return base;
