@@ -12,12 +12,19 @@
 // Cases that need the optional host.previewEntries (Map/Set iterators,
 // WeakMap/WeakSet contents) run in a second pass: the script re-runs itself
 // with --expose-internals to get node's own previewEntries for the stub.
+//
+//   node tests/tools/inspect_vs_node.mjs --run tests/js/console_format.mjs
+//
+// instead runs a spec test the way hostloop would (the internal files and
+// the test in a fresh node:vm context, host functions backed by node's
+// internal bindings) and checks its stdout/stderr against the .stdout/.stderr
+// files next to it, with the same rules as the hostloop test runner.
 
 import util from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
@@ -30,6 +37,79 @@ const argv = process.argv.slice(2);
 const verbose = argv.includes('-v');
 const previewPass = argv.includes('--preview-pass');
 const filter = argv.find((a) => !a.startsWith('-'));
+
+// ---------------------------------------------------------------------------
+// --run FILE: run a spec test with hostloop's console in a vm context.
+
+const runIndex = argv.indexOf('--run');
+if (runIndex !== -1) {
+  const file = path.resolve(argv[runIndex + 1]);
+  if (!process.execArgv.includes('--expose-internals')) {
+    const child = spawnSync(process.execPath,
+      ['--expose-internals', '--no-warnings', fileURLToPath(import.meta.url), ...argv],
+      { stdio: 'inherit' });
+    process.exit(child.status ?? 1);
+  }
+  const { internalBinding } = createRequire(import.meta.url)('internal/test/binding');
+  const binding = internalBinding('util');
+  const out = { 1: '', 2: '' };
+  const runHost = {
+    print(text, stream) {
+      if (typeof text !== 'string' || (stream !== 1 && stream !== 2)) throw new TypeError('bad print');
+      out[stream] += text;
+    },
+    now: () => performance.now(),
+    getPromiseState: (p) => binding.getPromiseDetails(p),
+    getProxyTarget: (v) => binding.getProxyDetails(v, false),
+    isModuleNamespace: (v) => util.types.isModuleNamespaceObject(v),
+  };
+  const context = vm.createContext({});
+  const contextInternals = vm.runInContext('({})', context);
+  const contextGlobal = vm.runInContext('globalThis', context);
+  for (const name of ['inspect.js', 'console.js']) {
+    const install = vm.runInContext(`(function (host, internals, global) {${readInternal(name)}\n})`,
+                                    context, { filename: name });
+    install(runHost, contextInternals, contextGlobal);
+  }
+  const source = fs.readFileSync(file, 'utf8');
+  if (/^\s*import\b/m.test(source)) throw new Error('--run supports tests without imports only');
+  let failed = false;
+  try {
+    // Module code is strict; run the test as a strict script.
+    vm.runInContext(`'use strict';${source}`, context, { filename: pathToFileURL(file).href });
+  } catch (err) {
+    failed = true;
+    console.log(`test threw: ${err && err.stack}`);
+  }
+  await new Promise((r) => setTimeout(r, 10));
+  const base = file.replace(/\.mjs$/, '');
+  const expectedOut = fs.readFileSync(`${base}.stdout`, 'utf8');
+  if (out[1] !== expectedOut) {
+    failed = true;
+    const a = expectedOut.split('\n');
+    const b = out[1].split('\n');
+    const at = a.findIndex((line, i) => line !== b[i]);
+    console.log(`stdout differs from ${path.basename(base)}.stdout at line ${at + 1}:`);
+    console.log(`  expected: ${JSON.stringify(a[at])}`);
+    console.log(`  actual:   ${JSON.stringify(b[at])}`);
+  }
+  if (fs.existsSync(`${base}.stderr`)) {
+    const lines = fs.readFileSync(`${base}.stderr`, 'utf8').split('\n').filter((l) => l !== '');
+    const actual = out[2].split('\n');
+    let pos = 0;
+    for (const line of lines) {
+      while (pos < actual.length && !actual[pos].includes(line)) pos++;
+      if (pos === actual.length) {
+        failed = true;
+        console.log(`stderr lacks (in order): ${JSON.stringify(line)}`);
+        break;
+      }
+      pos++;
+    }
+  }
+  console.log(failed ? `FAIL ${path.basename(file)}` : `ok   ${path.basename(file)}`);
+  process.exit(failed ? 1 : 0);
+}
 
 // ---------------------------------------------------------------------------
 // host stub
