@@ -9,9 +9,13 @@
 // difference. `-v` prints every case; `filter` restricts to labels
 // containing the given text.
 //
-// Cases that need the optional host.previewEntries (Map/Set iterators,
-// WeakMap/WeakSet contents) run in a second pass: the script re-runs itself
-// with --expose-internals to get node's own previewEntries for the stub.
+// The first pass gives the stub only the host functions hostloop must provide.
+// A second pass repeats the whole corpus with the optional host functions
+// too (previewEntries, getOwnNonIndexProperties, getProxyHandler,
+// getConstructorName), backed by node's internal bindings: the script
+// re-runs itself with --expose-internals. Cases that need those functions
+// (Map/Set iterators, WeakMap/WeakSet contents, `%o` of a Proxy) run only in
+// the second pass.
 //
 //   node tests/tools/inspect_vs_node.mjs --run tests/js/console_format.mjs
 //
@@ -35,7 +39,7 @@ const readInternal = (name) => fs.readFileSync(path.join(root, 'src/runtime/js',
 
 const argv = process.argv.slice(2);
 const verbose = argv.includes('-v');
-const previewPass = argv.includes('--preview-pass');
+const extendedPass = argv.includes('--extended-pass');
 const filter = argv.find((a) => !a.startsWith('-'));
 
 // ---------------------------------------------------------------------------
@@ -135,15 +139,18 @@ const host = {
     return proxyTargets.get(v);
   },
   isModuleNamespace: (v) => util.types.isModuleNamespaceObject(v),
-  // Optional host extension (used for showProxy / %o).
-  getProxyHandler: (v) => proxyHandlers.get(v),
 };
-if (previewPass) {
-  // Optional host extension: [entries, isKeyValue] of a Map/Set iterator or
-  // WeakMap/WeakSet (node's internal binding, only reachable this way).
+if (extendedPass) {
+  // The optional host functions (node's internal bindings, only reachable
+  // with --expose-internals).
   const { internalBinding } = createRequire(import.meta.url)('internal/test/binding');
-  const { previewEntries } = internalBinding('util');
-  host.previewEntries = (v) => previewEntries(v, true);
+  const binding = internalBinding('util');
+  const { ALL_PROPERTIES, ONLY_ENUMERABLE } = binding.constants;
+  host.previewEntries = (v) => binding.previewEntries(v, true);
+  host.getOwnNonIndexProperties = (v, onlyEnumerable) =>
+    binding.getOwnNonIndexProperties(v, onlyEnumerable ? ONLY_ENUMERABLE : ALL_PROPERTIES);
+  host.getProxyHandler = (v) => proxyHandlers.get(v);
+  host.getConstructorName = (v) => binding.getConstructorName(v);
 }
 
 function makeProxy(target, handler = {}) {
@@ -191,10 +198,13 @@ const myConsole = fakeGlobal.console;
 const cases = []; // { label, kind: 'inspect'|'format', make: () => args, opts }
 let group = '';
 function section(name) { group = name; }
+// Sections named 'ext ...' need optional host functions.
 function I(label, make, opts) {
-  cases.push({ label: `${group}: ${label}`, kind: 'inspect', make, opts, preview: group.startsWith('preview') });
+  cases.push({ label: `${group}: ${label}`, kind: 'inspect', make, opts, ext: group.startsWith('ext ') });
 }
-function F(label, make) { cases.push({ label: `${group}: ${label}`, kind: 'format', make, preview: false }); }
+function F(label, make) {
+  cases.push({ label: `${group}: ${label}`, kind: 'format', make, ext: group.startsWith('ext ') });
+}
 // inspect with several option sets
 function IM(label, make, optsList) {
   I(label, make);
@@ -1017,7 +1027,7 @@ function makeGenerator(seed) {
 }
 
 // -- needs host.previewEntries (second pass) ---------------------------------
-section('preview iterators');
+section('ext iterators');
 const iterMap = () => new Map([['a', 1], ['b', { c: [1, 2] }], [{ k: 1 }, 'obj key']]);
 I('map entries', () => iterMap().entries());
 I('map keys', () => iterMap().keys());
@@ -1039,7 +1049,7 @@ I('iterator with tag', () => Object.defineProperty(iterMap().keys(), Symbol.toSt
 I('iterator maxArrayLength', () => iterMap().entries(), { maxArrayLength: 1 });
 I('iterator sorted', () => new Set(['z', 'a']).values(), { sorted: true });
 I('iterator compact false', () => iterMap().entries(), { compact: false });
-section('preview weak');
+section('ext weak');
 const wkA = { a: 1 };
 const wkB = { b: [1, 2] };
 I('weakmap showHidden', () => new WeakMap([[wkA, 'first'], [wkB, { v: 2 }]]), { showHidden: true });
@@ -1056,14 +1066,23 @@ const fmtValues = [
   /re/g, new Map([[1, 2]]), new Set([1]), new Foo(), { toString() { return 'custom toString'; } },
   new (class WithToString { toString() { return 'class toString'; } })(), Object.create(null),
   new Number(5), new String('boxed'), [1, 2, 3].map(String), { [Symbol.toPrimitive]: () => 9 },
-  Infinity, -Infinity, 2 ** 53, 1e21, 0.1, 1e-7, { valueOf: () => 5 }, '3.9', makeProxy({ p: 1 }),
+  Infinity, -Infinity, 2 ** 53, 1e21, 0.1, 1e-7, { valueOf: () => 5 }, '3.9',
   new Uint8Array(2), Object.assign(Object.create(null), { x: 1 }), resolvedP,
 ];
+const fmtExtValues = [makeProxy({ p: 1 }), makeProxy([1, 2], { get() {} }), makeRevokedProxy()];
 for (const spec of ['%s', '%d', '%i', '%f', '%j', '%o', '%O', '%c']) {
   fmtValues.forEach((v, n) => {
     F(`${spec} #${n}`, () => [`[${spec}]`, v]);
   });
 }
+section('ext format proxies');
+for (const spec of ['%s', '%o', '%O']) {
+  fmtExtValues.forEach((v, n) => {
+    F(`${spec} proxy #${n}`, () => [`[${spec}]`, v]);
+  });
+}
+F('%o nested proxies', () => ['%o', { p: makeProxy({ inner: makeProxy([1]) }), deep: { a: { b: { c: { d: makeProxy({}) } } } } }]);
+section('format');
 F('no args', () => []);
 F('only string', () => ['plain']);
 F('only %s', () => ['%s']);
@@ -1159,7 +1178,7 @@ function report(label, mine, theirs) {
 
 for (const c of cases) {
   if (filter && !c.label.includes(filter)) continue;
-  if (c.preview !== previewPass) continue;
+  if (c.ext && !extendedPass) continue;
   ran++;
   const attempt = (fn) => {
     try {
@@ -1257,7 +1276,7 @@ const consoleScripts = {
   'group trace': (c) => { c.group('g'); c.trace('inside'); c.groupEnd(); },
 };
 
-for (const [name, script] of Object.entries(previewPass ? {} : consoleScripts)) {
+for (const [name, script] of Object.entries(consoleScripts)) {
   if (filter && !`console: ${name}`.includes(filter)) continue;
   ran++;
   const { c, out } = captureNodeConsole();
@@ -1281,7 +1300,7 @@ for (const [name, script] of Object.entries(previewPass ? {} : consoleScripts)) 
 }
 
 // console object shape
-if (!previewPass) {
+{
   ran++;
   const problems = [];
   const methods = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'assert', 'dir', 'dirxml', 'time',
@@ -1304,25 +1323,27 @@ if (!previewPass) {
   else passed++;
 }
 
-if (previewPass) {
+if (extendedPass) {
   // Report back to the parent run.
-  console.log(`PREVIEW-RESULT ${passed} ${ran} ${failures}`);
+  console.log(`EXTENDED-RESULT ${passed} ${ran} ${failures}`);
 } else {
+  console.log(`pass 1 (required host functions only): ${passed}/${ran} match`);
   const child = spawnSync(process.execPath,
-    ['--expose-internals', '--no-warnings', fileURLToPath(import.meta.url), '--preview-pass', ...argv],
+    ['--expose-internals', '--no-warnings', fileURLToPath(import.meta.url), '--extended-pass', ...argv],
     { encoding: 'utf8' });
   const lines = (child.stdout || '').split('\n');
-  const result = lines.find((l) => l.startsWith('PREVIEW-RESULT '));
-  process.stdout.write(lines.filter((l) => !l.startsWith('PREVIEW-RESULT ')).join('\n'));
+  const result = lines.find((l) => l.startsWith('EXTENDED-RESULT '));
+  process.stdout.write(lines.filter((l) => !l.startsWith('EXTENDED-RESULT ')).join('\n'));
   if (result) {
     const [, p, r, f] = result.split(' ').map(Number);
+    console.log(`pass 2 (with optional host functions): ${p}/${r} match`);
     passed += p;
     ran += r;
     failures += f;
   } else {
-    console.log(`FAIL preview pass did not run:\n${child.stderr}`);
+    console.log(`FAIL extended pass did not run:\n${child.stderr}`);
     failures++;
   }
-  console.log(`\n${passed}/${ran} cases match node ${process.version}; ${failures} differ`);
+  console.log(`\n${passed}/${ran} case runs match node ${process.version}; ${failures} differ`);
 }
 process.exitCode = failures === 0 ? 0 : 1;

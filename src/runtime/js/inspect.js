@@ -16,12 +16,24 @@
 //   internals.formatWithOptions(inspectOptions, ...args) -> string
 //   internals.getStringWidth(str)     -> number   (used by console.table)
 //
-// Host functions used: host.getPromiseState, host.getProxyTarget,
-// host.isModuleNamespace. Optional (used only when the host provides them):
-// host.previewEntries(obj) -> [entries, isKeyValue] (Map/Set iterators,
-// WeakMap/WeakSet contents with showHidden), host.getProxyHandler(proxy)
-// (`showProxy`/`%o`), host.getConstructorName(obj) (V8's class name, used for
-// objects whose prototype chain has no constructor).
+// Host functions used:
+//   host.getProxyTarget(value): called for every object printed; the target
+//     of a Proxy (null once revoked), undefined for anything else.
+//   host.getPromiseState(value): called for promises and for objects without
+//     prototype; [0] pending, [1, value], [2, reason], undefined if `value`
+//     is not a promise.
+//   host.isModuleNamespace(value): called for objects without prototype.
+// Optional, used only when the host provides them:
+//   host.previewEntries(obj) -> [entries, isKeyValue]: the remaining entries
+//     of a Map/Set iterator (flattened [k, v, k, v...] when isKeyValue), the
+//     contents of a WeakMap (flattened) / WeakSet (v8::Object::PreviewEntries).
+//   host.getOwnNonIndexProperties(obj, onlyEnumerable) -> keys: own string
+//     and symbol keys that are not array indices, so that printing a huge
+//     array does not list all its indices (v8 GetPropertyNames with
+//     IndexFilter::kSkipIndices).
+//   host.getProxyHandler(proxy): the handler, for `showProxy` and `%o`.
+//   host.getConstructorName(obj): V8's class name, for objects whose
+//     prototype chain has no constructor at all.
 //
 // Deliberate differences from node 20 (everything else is meant to match):
 //  - `colors: true` is accepted but output is never colourised.
@@ -557,11 +569,19 @@ function isArrayIndexKey(key) {
 
 // Own keys that are not array indices (for arrays and typed arrays).
 function getNonIndexKeys(value, showHidden) {
+  if (typeof host.getOwnNonIndexProperties === 'function') {
+    // Optional host fast path: no need to list a big array's indices.
+    const keys = host.getOwnNonIndexProperties(value, !showHidden);
+    if (ArrayIsArray(keys)) return keys;
+  }
+  const all = ReflectOwnKeys(value);
+  // Array indices come first, in ascending order: scan back from the end.
+  let start = all.length;
+  while (start > 0 && !isArrayIndexKey(all[start - 1])) start--;
   const keys = [];
-  for (const key of ReflectOwnKeys(value)) {
-    if (isArrayIndexKey(key)) continue;
-    if (!showHidden && !propertyIsEnumerable(value, key)) continue;
-    keys.push(key);
+  for (let i = start; i < all.length; i++) {
+    const key = all[i];
+    if (showHidden || propertyIsEnumerable(value, key)) keys.push(key);
   }
   return keys;
 }
