@@ -1299,6 +1299,59 @@ for (const [name, script] of Object.entries(consoleScripts)) {
   }
 }
 
+// console.table argument validation
+{
+  ran++;
+  const problems = [];
+  for (const bad of ['a', 'a'.repeat(28), 'x'.repeat(40), 5, 12n ** 30n, {}, null, new Map(), function f() {},
+    class K {}, () => {}, Symbol('s'), Object.create(null), true]) {
+    let theirs;
+    let mine;
+    try { new Console({ stdout: new Writable({ write(c, e, cb) { cb(); } }) }).table([{ a: 1 }], bad); } catch (e) { theirs = `${e.name} ${e.code} ${e.message}`; }
+    try { myConsole.table([{ a: 1 }], bad); } catch (e) { mine = `${e.name} ${e.code} ${e.message}`; }
+    if (mine !== theirs) problems.push(`node: ${theirs}\nmine: ${mine}`);
+  }
+  if (problems.length) report('console: table validation', problems.join('\n'), '');
+  else passed++;
+}
+
+// console.time durations (node 20's formatTime results for these inputs)
+{
+  ran++;
+  const expected = {
+    0: '0ms', 0.0004: '0ms', 0.05: '0.05ms', 1.23456: '1.235ms', 999.9996: '1000ms', 1000: '1.000s',
+    1500: '1.500s', 59999.9999: '60.000s', 60000: '1:00.000 (m:ss.mmm)', 61234.5678: '1:01.235 (m:ss.mmm)',
+    3599999: '59:59.999 (m:ss.mmm)', 3600000: '1:00:00.000 (h:mm:ss.mmm)',
+    3723004.4: '1:02:03.004 (h:mm:ss.mmm)', 172800005: '48:00:00.005 (h:mm:ss.mmm)',
+  };
+  const realNow = host.now;
+  const problems = [];
+  for (const [ms, text] of Object.entries(expected)) {
+    printed = [];
+    host.now = () => 1000;
+    myConsole.time('t');
+    host.now = () => 1000 + Number(ms);
+    myConsole.timeLog('t', 'extra');
+    myConsole.timeEnd('t');
+    const want = [[1, `t: ${text} extra\n`], [1, `t: ${text}\n`]];
+    if (JSON.stringify(printed) !== JSON.stringify(want)) problems.push(`${ms}: ${JSON.stringify(printed)}`);
+  }
+  host.now = realNow;
+  printed = [];
+  myConsole.timeEnd('missing');
+  myConsole.time('dup');
+  myConsole.time('dup');
+  myConsole.countReset('never');
+  const warnings = printed.map(([stream, text]) => `${stream} ${text}`).join('');
+  if (warnings !== "2 (hostloop) Warning: No such label 'missing' for console.timeEnd()\n" +
+      "2 (hostloop) Warning: Label 'dup' already exists for console.time()\n" +
+      "2 (hostloop) Warning: Count for 'never' does not exist\n") {
+    problems.push(`warnings: ${JSON.stringify(warnings)}`);
+  }
+  if (problems.length) report('console: time formatting', problems.join('\n'), '');
+  else passed++;
+}
+
 // console object shape
 {
   ran++;

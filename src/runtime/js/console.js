@@ -179,8 +179,9 @@ function tableCell(value) {
   return inspect(value, { depth, maxArrayLength: 3, breakLength: Infinity });
 }
 
+// How node's ERR_INVALID_ARG_TYPE messages describe the received value.
 function describeForError(value) {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return `${value}`;
   if (typeof value === 'function') return `function ${value.name}`;
   if (typeof value === 'object') {
     if (value.constructor && value.constructor.name) {
@@ -188,9 +189,9 @@ function describeForError(value) {
     }
     return inspect(value, { depth: -1 });
   }
-  let shown = inspect(value, { colors: false });
-  if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
-  return `type ${typeof value} (${shown})`;
+  let shown = value;
+  if (typeof value === 'string' && value.length > 28) shown = `${value.slice(0, 25)}...`;
+  return `type ${typeof value} (${inspect(shown, { colors: false })})`;
 }
 
 function buildTable(data, properties) {
@@ -324,8 +325,10 @@ const console = {
   },
   table(tabularData, properties) {
     if (properties !== undefined && !ArrayIsArray(properties)) {
-      throw new TypeError('The "properties" argument must be an instance of Array. ' +
-                          `Received ${describeForError(properties)}`);
+      const err = new TypeError('The "properties" argument must be an instance of Array. ' +
+                                `Received ${describeForError(properties)}`);
+      err.code = 'ERR_INVALID_ARG_TYPE';
+      throw err;
     }
     if (tabularData === null || typeof tabularData !== 'object') {
       writeLog([tabularData]);
