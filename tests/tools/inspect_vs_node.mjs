@@ -788,6 +788,11 @@ IM('array of objects', () => Array.from({ length: 5 }, (_, i) => ({ id: i, name:
 IM('error in compact modes', () => ({ e: errWithStack(Error, 'x', `Error: x${FRAMES}`, { code: 1 }) }), [{ compact: true }, { compact: false }]);
 IM('long string compact', () => ({ s: 'word '.repeat(30), t: 'a\nb\n'.repeat(20) }), [{ compact: true }, { compact: false }, { breakLength: Infinity }]);
 I('legacy showHidden arg', () => [1], true);
+I('legacy showHidden false', () => [1], false);
+I('null options', () => ({ a: { b: { c: { d: 1 } } } }), null);
+cases.push({ label: 'options: legacy depth arg', kind: 'inspect', make: () => ({ a: { b: { c: 1 } } }), legacy: [false, 0] });
+cases.push({ label: 'options: legacy depth null', kind: 'inspect', make: () => ({ a: { b: { c: { d: 1 } } } }), legacy: [undefined, null] });
+cases.push({ label: 'options: legacy object + depth', kind: 'inspect', make: () => ({ a: { b: { c: 1 } } }), legacy: [{ compact: false }, 0] });
 
 // -- misc combos -------------------------------------------------------------
 section('combo');
@@ -1191,8 +1196,9 @@ for (const c of cases) {
   let mine;
   if (c.kind === 'inspect') {
     const v = c.make();
-    theirs = attempt(() => (c.opts === undefined ? util.inspect(v) : util.inspect(v, c.opts)));
-    mine = attempt(() => (c.opts === undefined ? myInspect(v) : myInspect(v, c.opts)));
+    const args = c.legacy ?? (c.opts === undefined ? [] : [c.opts]);
+    theirs = attempt(() => util.inspect(v, ...args));
+    mine = attempt(() => myInspect(v, ...args));
   } else {
     const args = c.make();
     theirs = attempt(() => util.format(...args));

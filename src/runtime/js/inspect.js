@@ -367,11 +367,11 @@ function createContext(options) {
 }
 
 function inspect(value, opts, ...legacy) {
-  let options = opts;
-  if (typeof opts !== 'object' || opts === null) {
-    // Legacy signature: inspect(value, showHidden, depth, colors).
-    options = {};
-    if (opts !== undefined) options.showHidden = opts;
+  // Also accepts the legacy signature inspect(value, showHidden, depth, colors).
+  let options = opts !== null && typeof opts === 'object' ? opts : undefined;
+  if (typeof opts === 'boolean' || legacy.length !== 0) {
+    options = { ...options };
+    if (typeof opts === 'boolean') options.showHidden = opts;
     if (legacy.length >= 1 && legacy[0] !== undefined) options.depth = legacy[0];
     if (legacy.length >= 2 && legacy[1] !== undefined) options.colors = legacy[1];
   }
