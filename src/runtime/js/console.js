@@ -27,7 +27,8 @@ const ArrayIsArray = Array.isArray;
 const MathMax = Math.max;
 const MathFloor = Math.floor;
 const captureStackTrace = Error.captureStackTrace;
-const hasOwnProperty = (obj, key) => ReflectApply(Object.prototype.hasOwnProperty, obj, [key]);
+const ObjectPrototypeHasOwnProperty = Object.prototype.hasOwnProperty;
+const hasOwnProperty = (obj, key) => ReflectApply(ObjectPrototypeHasOwnProperty, obj, [key]);
 const mapSizeGetter = ObjectGetOwnPropertyDescriptor(Map.prototype, 'size').get;
 const setSizeGetter = ObjectGetOwnPropertyDescriptor(Set.prototype, 'size').get;
 const mapEntries = Map.prototype.entries;
@@ -45,10 +46,10 @@ function hasBrand(getter, value) {
 const isMap = (v) => hasBrand(mapSizeGetter, v);
 const isSet = (v) => hasBrand(setSizeGetter, v);
 
-// Console state.
+// Console state (null-prototype records keyed by label).
 let groupIndent = '';
-const counts = new Map();
-const timers = new Map();
+const counts = { __proto__: null };
+const timers = { __proto__: null };
 
 function write(stream, text) {
   if (groupIndent.length !== 0) {
@@ -111,7 +112,7 @@ function formatDuration(ms) {
 }
 
 function logTime(name, label, data) {
-  const start = timers.get(label);
+  const start = timers[label];
   if (start === undefined) {
     emitWarning(`No such label '${label}' for console.${name}()`);
     return false;
@@ -285,32 +286,32 @@ const console = {
   },
   time(label = 'default') {
     label = `${label}`;
-    if (timers.has(label)) {
+    if (timers[label] !== undefined) {
       emitWarning(`Label '${label}' already exists for console.time()`);
       return;
     }
-    timers.set(label, host.now());
+    timers[label] = host.now();
   },
   timeLog(label = 'default', ...data) {
     logTime('timeLog', `${label}`, data);
   },
   timeEnd(label = 'default') {
     label = `${label}`;
-    if (logTime('timeEnd', label, [])) timers.delete(label);
+    if (logTime('timeEnd', label, [])) delete timers[label];
   },
   count(label = 'default') {
     label = `${label}`;
-    const count = (counts.get(label) || 0) + 1;
-    counts.set(label, count);
+    const count = (counts[label] || 0) + 1;
+    counts[label] = count;
     writeLog([`${label}: ${count}`]);
   },
   countReset(label = 'default') {
     label = `${label}`;
-    if (!counts.has(label)) {
+    if (counts[label] === undefined) {
       emitWarning(`Count for '${label}' does not exist`);
       return;
     }
-    counts.delete(label);
+    delete counts[label];
   },
   group(...data) {
     if (data.length > 0) writeLog(data);
