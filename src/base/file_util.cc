@@ -1,0 +1,34 @@
+#include "base/file_util.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/unique_fd.h"
+
+namespace hostloop::base {
+
+Result<std::string> ReadFileToString(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return Error::FromErrno(path);
+  struct stat info;
+  if (::fstat(fd.Get(), &info) < 0) return Error::FromErrno(path);
+  if (S_ISDIR(info.st_mode)) return Error::FromErrno(path, EISDIR);
+  std::string contents;
+  if (info.st_size > 0) contents.reserve(static_cast<std::size_t>(info.st_size));
+  char buffer[65536];
+  while (true) {
+    ssize_t n = ::read(fd.Get(), buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::FromErrno(path);
+    }
+    if (n == 0) break;
+    contents.append(buffer, static_cast<std::size_t>(n));
+  }
+  return contents;
+}
+
+}  // namespace hostloop::base

@@ -1,0 +1,84 @@
+// The hostloop command: runs an ES module on the event loop and exits with
+// the program's status (README "Exit codes").
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cli/options.h"
+#include "loop/looper.h"
+#include "runtime/file_url.h"
+#include "runtime/runtime.h"
+#include "v8/v8_process.h"
+
+namespace hostloop::cli {
+namespace {
+
+int Fail(const std::string& message, int code) {
+  std::fprintf(stderr, "hostloop: %s\n", message.c_str());
+  return code;
+}
+
+int Main(int argc, char** argv) {
+  // A closed stdout must not kill the process mid-run; writes just fail.
+  ::signal(SIGPIPE, SIG_IGN);
+  base::Result<Options> parsed = ParseOptions(argc, argv);
+  if (!parsed.ok()) {
+    return Fail(parsed.error().message + "\nTry 'hostloop --help'.", runtime::kExitUsage);
+  }
+  Options options = std::move(parsed).value();
+  if (options.help) {
+    std::fputs(kUsage, stdout);
+    return runtime::kExitOk;
+  }
+  if (options.version) {
+    base::Result<void> init = v8host::V8Process::Initialize(argv[0], {});
+    std::printf("hostloop %s\nV8 %s\n", HOSTLOOP_VERSION, v8host::V8Process::Version());
+    v8host::V8Process::Shutdown();
+    return runtime::kExitOk;
+  }
+  if (!options.file && !options.eval) {
+    std::fputs(kUsage, stderr);
+    return runtime::kExitUsage;
+  }
+
+  base::Result<void> init = v8host::V8Process::Initialize(argv[0], options.v8_flags);
+  if (!init.ok()) return Fail(init.error().message, runtime::kExitUsage);
+
+  int exit_code;
+  {
+    base::Result<std::unique_ptr<loop::Looper>> looper = loop::Looper::Create();
+    if (!looper.ok()) return Fail(looper.error().message, runtime::kExitUncaught);
+    runtime::RuntimeOptions runtime_options;
+    runtime_options.uncaught_errors = options.uncaught_errors;
+    runtime_options.unhandled_rejections = options.unhandled_rejections;
+    runtime_options.args = options.args;
+    base::Result<std::unique_ptr<runtime::Runtime>> created =
+        runtime::Runtime::Create(looper.value().get(), std::move(runtime_options));
+    if (!created.ok()) return Fail(created.error().message, runtime::kExitUncaught);
+    std::unique_ptr<runtime::Runtime> runtime = std::move(created).value();
+
+    std::string url;
+    std::optional<std::string> source;
+    if (options.eval) {
+      url = runtime::PathToFileUrl(runtime::AbsolutePath("[eval]"));
+      source = *options.eval;
+    } else {
+      url = runtime::PathToFileUrl(runtime::AbsolutePath(*options.file));
+    }
+    if (runtime->StartMainModule(url, source) && !runtime->stopping()) {
+      looper.value()->Run();
+      runtime->CheckUnsettledMain();
+    }
+    exit_code = runtime->exit_code();
+    runtime.reset();
+  }
+  v8host::V8Process::Shutdown();
+  return exit_code;
+}
+
+}  // namespace
+}  // namespace hostloop::cli
+
+int main(int argc, char** argv) { return hostloop::cli::Main(argc, argv); }

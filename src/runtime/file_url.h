@@ -1,0 +1,29 @@
+// file: URLs for module identity, and module specifier resolution.
+// Modules are named by absolute file: URLs (what import.meta.url shows).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace hostloop::runtime {
+
+// "/tmp/a b.mjs" -> "file:///tmp/a%20b.mjs". `path` must be absolute.
+std::string PathToFileUrl(std::string_view path);
+
+// "file:///tmp/a%20b.mjs?x#y" -> "/tmp/a b.mjs". Errors for other schemes,
+// remote hosts and encoded slashes.
+base::Result<std::string> FileUrlToPath(std::string_view url);
+
+// Resolves an import specifier against the importing module's URL, like a
+// browser: "./x.mjs", "../x.mjs", "/abs/x.mjs", "file:///abs/x.mjs" and
+// "hostloop:name" resolve; bare specifiers ("lodash") and other schemes are
+// errors that say why.
+base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::string_view base_url);
+
+// Makes a path absolute against the current directory and removes "." and
+// ".." segments (lexically; symlinks are kept).
+std::string AbsolutePath(std::string_view path);
+
+}  // namespace hostloop::runtime

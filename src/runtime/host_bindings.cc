@@ -1,0 +1,211 @@
+// The `host` object the internal JS files receive: the native functions
+// behind console, inspect, timers and error reporting. Every function checks
+// its arguments, since internal files are the only callers but a mistake
+// there must not crash the process.
+#include "runtime/host_bindings.h"
+
+#include "runtime/module_loader.h"
+#include "runtime/runtime.h"
+#include "runtime/timers.h"
+#include "runtime/v8_util.h"
+#include "v8/v8_process.h"
+
+namespace hostloop::runtime {
+namespace {
+
+using v8::FunctionCallbackInfo;
+using v8::Local;
+using v8::Value;
+
+Runtime* RuntimeOf(const FunctionCallbackInfo<Value>& info) {
+  return Runtime::From(info.GetIsolate());
+}
+
+// print(text, stream): stream 1 = stdout, 2 = stderr.
+void Print(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  int stream = info.Length() > 1 && info[1]->IsInt32() ? info[1].As<v8::Int32>()->Value() : 1;
+  v8::String::Utf8Value text(isolate, info[0]);
+  RuntimeOf(info)->Print(std::string_view(*text == nullptr ? "" : *text, text.length()),
+                         stream == 2 ? 2 : 1);
+}
+
+void Now(const FunctionCallbackInfo<Value>& info) {
+  info.GetReturnValue().Set(RuntimeOf(info)->NowMs());
+}
+
+void GetPromiseState(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() < 1 || !info[0]->IsPromise()) return;
+  Local<v8::Promise> promise = info[0].As<v8::Promise>();
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  Local<v8::Array> result = v8::Array::New(isolate);
+  switch (promise->State()) {
+    case v8::Promise::kPending:
+      result->Set(context, 0, v8::Integer::New(isolate, 0)).Check();
+      break;
+    case v8::Promise::kFulfilled:
+      result->Set(context, 0, v8::Integer::New(isolate, 1)).Check();
+      result->Set(context, 1, promise->Result()).Check();
+      break;
+    case v8::Promise::kRejected:
+      result->Set(context, 0, v8::Integer::New(isolate, 2)).Check();
+      result->Set(context, 1, promise->Result()).Check();
+      break;
+  }
+  info.GetReturnValue().Set(result);
+}
+
+void GetProxyTarget(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsProxy()) return;
+  info.GetReturnValue().Set(info[0].As<v8::Proxy>()->GetTarget());
+}
+
+void GetProxyHandler(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsProxy()) return;
+  info.GetReturnValue().Set(info[0].As<v8::Proxy>()->GetHandler());
+}
+
+void IsModuleNamespace(const FunctionCallbackInfo<Value>& info) {
+  info.GetReturnValue().Set(info.Length() > 0 && info[0]->IsModuleNamespaceObject());
+}
+
+void GetConstructorName(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsObject()) return;
+  info.GetReturnValue().Set(info[0].As<v8::Object>()->GetConstructorName());
+}
+
+// getOwnNonIndexProperties(object, onlyEnumerable) -> string and symbol keys
+void GetOwnNonIndexProperties(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsObject()) return;
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  bool only_enumerable = info.Length() > 1 && info[1]->BooleanValue(isolate);
+  v8::PropertyFilter filter = only_enumerable ? v8::ONLY_ENUMERABLE : v8::ALL_PROPERTIES;
+  Local<v8::Array> keys;
+  if (info[0]
+          .As<v8::Object>()
+          ->GetPropertyNames(context, v8::KeyCollectionMode::kOwnOnly, filter,
+                             v8::IndexFilter::kSkipIndices, v8::KeyConversionMode::kKeepNumbers)
+          .ToLocal(&keys)) {
+    info.GetReturnValue().Set(keys);
+  }
+}
+
+// previewEntries(object) -> [entries, isKeyValue] for Map/Set iterators and
+// WeakMap/WeakSet.
+void PreviewEntries(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsObject()) return;
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  bool is_key_value = false;
+  Local<v8::Array> entries;
+  if (!info[0].As<v8::Object>()->PreviewEntries(&is_key_value).ToLocal(&entries)) return;
+  Local<v8::Array> result = v8::Array::New(isolate, 2);
+  result->Set(context, 0, entries).Check();
+  result->Set(context, 1, v8::Boolean::New(isolate, is_key_value)).Check();
+  info.GetReturnValue().Set(result);
+}
+
+// printUncaught(error): the last step of "report an exception" when nobody
+// canceled the error event.
+void PrintUncaught(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
+  RuntimeOf(info)->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error));
+}
+
+// errorLocation(error) -> [message, filename, lineno, colno]
+void ErrorLocation(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
+  Local<v8::Message> message = v8::Exception::CreateMessage(isolate, error);
+  Local<v8::Array> result = v8::Array::New(isolate, 4);
+  result->Set(context, 0, message->Get()).Check();
+  Local<Value> resource = message->GetScriptResourceName();
+  result->Set(context, 1, resource->IsString() ? resource : V8String(isolate, "").As<Value>())
+      .Check();
+  result->Set(context, 2, v8::Integer::New(isolate, message->GetLineNumber(context).FromMaybe(0)))
+      .Check();
+  result
+      ->Set(context, 3,
+            v8::Integer::New(isolate, message->GetStartColumn(context).FromMaybe(-1) + 1))
+      .Check();
+  info.GetReturnValue().Set(result);
+}
+
+void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsFunction()) {
+    ThrowTypeError(info.GetIsolate(), "enqueueMicrotask needs a function");
+    return;
+  }
+  info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
+}
+
+// timerStart(id, timeoutMs, weak)
+void TimerStart(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 2 || !info[0]->IsInt32() || !info[1]->IsNumber()) {
+    ThrowTypeError(info.GetIsolate(), "timerStart(id, timeout)");
+    return;
+  }
+  bool weak = info.Length() > 2 && info[2]->IsTrue();
+  RuntimeOf(info)->timers().Start(info[0].As<v8::Int32>()->Value(),
+                                  info[1].As<v8::Number>()->Value(), weak);
+}
+
+void TimerCancel(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsInt32()) return;
+  RuntimeOf(info)->timers().Cancel(info[0].As<v8::Int32>()->Value());
+}
+
+// evaluateScript(source, name): runs a classic script in the global scope
+// (string timer handlers). Exceptions propagate to the caller.
+void EvaluateScript(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  if (info.Length() < 1 || !info[0]->IsString()) return;
+  Local<Value> name = info.Length() > 1 ? info[1] : V8String(isolate, "script").As<Value>();
+  v8::ScriptOrigin origin(isolate, name);
+  Local<v8::Script> script;
+  if (!v8::Script::Compile(context, info[0].As<v8::String>(), &origin).ToLocal(&script)) return;
+  Local<Value> result;
+  if (script->Run(context).ToLocal(&result)) info.GetReturnValue().Set(result);
+}
+
+}  // namespace
+
+v8::Local<v8::Object> CreateHostObject(Runtime* runtime) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Context> context = runtime->context();
+  v8::Local<v8::Object> host = v8::Object::New(isolate);
+  SetMethod(context, host, "print", Print);
+  SetMethod(context, host, "now", Now);
+  SetMethod(context, host, "getPromiseState", GetPromiseState);
+  SetMethod(context, host, "getProxyTarget", GetProxyTarget);
+  SetMethod(context, host, "getProxyHandler", GetProxyHandler);
+  SetMethod(context, host, "isModuleNamespace", IsModuleNamespace);
+  SetMethod(context, host, "getConstructorName", GetConstructorName);
+  SetMethod(context, host, "getOwnNonIndexProperties", GetOwnNonIndexProperties);
+  SetMethod(context, host, "previewEntries", PreviewEntries);
+  SetMethod(context, host, "printUncaught", PrintUncaught);
+  SetMethod(context, host, "errorLocation", ErrorLocation);
+  SetMethod(context, host, "enqueueMicrotask", EnqueueMicrotask);
+  SetMethod(context, host, "timerStart", TimerStart);
+  SetMethod(context, host, "timerCancel", TimerCancel);
+  SetMethod(context, host, "evaluateScript", EvaluateScript);
+
+  const std::vector<std::string>& args = runtime->options().args;
+  v8::Local<v8::Array> js_args = v8::Array::New(isolate, static_cast<int>(args.size()));
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    js_args->Set(context, static_cast<uint32_t>(i), V8String(isolate, args[i])).Check();
+  }
+  host->Set(context, V8Symbol(isolate, "args"), js_args).Check();
+  host->Set(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).Check();
+  host->Set(context, V8Symbol(isolate, "v8Version"),
+            V8String(isolate, v8host::V8Process::Version()))
+      .Check();
+  return host;
+}
+
+}  // namespace hostloop::runtime

@@ -1,0 +1,53 @@
+'use strict';
+// The last internal file: makes the global object the realm's EventTarget
+// (`self`), with its event handler attributes, and adds the small globals
+// that need no file of their own.
+
+internals.initEventTarget(global);
+Object.defineProperty(global, 'self', {
+  get() { return global; },
+  set(value) { Object.defineProperty(global, 'self', { value, writable: true, configurable: true, enumerable: true }); },
+  configurable: true,
+  enumerable: true,
+});
+
+// The global's event handler IDL attributes. `onerror` has HTML's special
+// signature (message, filename, lineno, colno, error); `return true` cancels.
+const globalPrototype = Object.getPrototypeOf(global);
+internals.defineEventHandler(global, 'error', { errorSignature: true });
+internals.defineEventHandler(global, 'unhandledrejection');
+internals.defineEventHandler(global, 'rejectionhandled');
+void globalPrototype;
+
+// https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#microtask-queuing
+function queueMicrotask(callback) {
+  if (arguments.length < 1) {
+    throw new TypeError("Failed to execute 'queueMicrotask': 1 argument required, but only 0 present.");
+  }
+  if (typeof callback !== 'function') {
+    throw new TypeError("Failed to execute 'queueMicrotask': parameter 1 is not of type 'Function'.");
+  }
+  // An exception in the callback is reported (J4), not turned into a rejection.
+  host.enqueueMicrotask(() => {
+    try {
+      callback();
+    } catch (error) {
+      internals.reportException(error);
+    }
+  });
+}
+Object.defineProperty(global, 'queueMicrotask', {
+  value: queueMicrotask, writable: true, configurable: true, enumerable: true,
+});
+
+// hostloop's own namespace: program arguments and versions.
+Object.defineProperty(global, 'hostloop', {
+  value: Object.freeze({
+    args: Object.freeze(host.args.slice()),
+    version: host.version,
+    versions: Object.freeze({ hostloop: host.version, v8: host.v8Version }),
+  }),
+  writable: true,
+  configurable: true,
+  enumerable: false,
+});

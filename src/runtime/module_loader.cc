@@ -1,0 +1,446 @@
+#include "runtime/module_loader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "base/check.h"
+#include "base/file_util.h"
+#include "runtime/file_url.h"
+#include "runtime/runtime.h"
+#include "runtime/v8_util.h"
+
+namespace hostloop::runtime {
+
+struct ModuleLoader::Record {
+  std::string url;
+  ModuleType type;
+  v8::Global<v8::Module> module;
+  // JSON modules: the parsed value; built-ins: the exports object.
+  v8::Global<v8::Value> synthetic_value;
+  bool dependencies_loaded = false;
+};
+
+namespace {
+
+std::string CacheKey(const std::string& url, bool json) { return json ? url + "\x01json" : url; }
+
+// "/x/main.mjs" for file: URLs, the URL itself otherwise: what messages show.
+std::string DisplayName(const std::string& url) {
+  base::Result<std::string> path = FileUrlToPath(url);
+  return path.ok() ? path.value() : url;
+}
+
+// An Error whose stack points at the import that failed, so the report
+// reads like any other uncaught error.
+v8::Local<v8::Value> MakeLoadError(v8::Isolate* isolate, const std::string& message,
+                                   const std::string& where, bool type_error = false) {
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  v8::Local<v8::String> text = V8String(isolate, message);
+  v8::Local<v8::Value> error =
+      type_error ? v8::Exception::TypeError(text) : v8::Exception::Error(text);
+  std::string stack = (type_error ? "TypeError: " : "Error: ") + message;
+  if (!where.empty()) stack += "\n    at " + where;
+  error.As<v8::Object>()
+      ->Set(context, V8Symbol(isolate, "stack"), V8String(isolate, stack))
+      .Check();
+  return error;
+}
+
+// The `type` of import assertions: a FixedArray of (key, value[, position]).
+bool AssertedJson(v8::Local<v8::Context> context, v8::Local<v8::FixedArray> assertions,
+                  int stride, std::string* unsupported) {
+  v8::Isolate* isolate = context->GetIsolate();
+  for (int i = 0; i + 1 < assertions->Length(); i += stride) {
+    std::string key = StdString(isolate, assertions->Get(context, i).As<v8::Value>());
+    std::string value = StdString(isolate, assertions->Get(context, i + 1).As<v8::Value>());
+    if (key != "type") continue;
+    if (value == "json") return true;
+    *unsupported = value;
+  }
+  return false;
+}
+
+bool EndsWith(const std::string& text, std::string_view suffix) {
+  std::size_t cut = text.find_first_of("?#");
+  std::string_view path = std::string_view(text).substr(0, cut);
+  return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+ModuleLoader::ModuleLoader(Runtime* runtime) : runtime_(runtime) {}
+
+ModuleLoader::~ModuleLoader() = default;
+
+void ModuleLoader::InstallCallbacks(v8::Isolate* isolate) {
+  isolate->SetHostImportModuleDynamicallyCallback(ImportDynamically);
+  isolate->SetHostInitializeImportMetaObjectCallback(InitializeImportMeta);
+}
+
+void ModuleLoader::RegisterBuiltin(const std::string& name, BuiltinModuleFactory factory) {
+  builtins_[name] = std::move(factory);
+}
+
+ModuleLoader::Record* ModuleLoader::FindRecord(v8::Local<v8::Module> module) const {
+  auto range = by_hash_.equal_range(module->GetIdentityHash());
+  v8::Isolate* isolate = runtime_->isolate();
+  for (auto it = range.first; it != range.second; ++it) {
+    if (it->second->module.Get(isolate) == module) return it->second;
+  }
+  return nullptr;
+}
+
+std::string ModuleLoader::UrlOf(v8::Local<v8::Module> module) const {
+  Record* record = FindRecord(module);
+  return record == nullptr ? std::string() : record->url;
+}
+
+v8::MaybeLocal<v8::Module> ModuleLoader::LoadAndInstantiate(
+    const std::string& url, const std::optional<std::string>& source) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::EscapableHandleScope scope(isolate);
+  v8::Local<v8::Module> module;
+  if (!Load(url, ModuleType::kJavaScript, source, nullptr).ToLocal(&module)) return {};
+  if (module->GetStatus() == v8::Module::kUninstantiated &&
+      module->InstantiateModule(runtime_->context(), ResolveCallback).IsNothing()) {
+    return {};
+  }
+  return scope.Escape(module);
+}
+
+v8::MaybeLocal<v8::Module> ModuleLoader::Load(const std::string& url, ModuleType type,
+                                              const std::optional<std::string>& source,
+                                              const ImportSite* site) {
+  v8::Isolate* isolate = runtime_->isolate();
+  auto it = by_url_.find(CacheKey(url, type == ModuleType::kJson));
+  if (it != by_url_.end()) {
+    if (it->second->dependencies_loaded) return it->second->module.Get(isolate);
+    return LoadDependencies(it->second.get());
+  }
+  v8::Local<v8::Module> module;
+  v8::Local<v8::Value> synthetic_value;
+  if (!Compile(url, type, source, site, &synthetic_value).ToLocal(&module)) return {};
+  auto record = std::make_unique<Record>();
+  record->url = url;
+  record->type = type;
+  record->module.Reset(isolate, module);
+  if (!synthetic_value.IsEmpty()) record->synthetic_value.Reset(isolate, synthetic_value);
+  Record* raw = record.get();
+  by_hash_.emplace(module->GetIdentityHash(), raw);
+  by_url_[CacheKey(url, type == ModuleType::kJson)] = std::move(record);
+  return LoadDependencies(raw);
+}
+
+v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::Local<v8::Context> context = runtime_->context();
+  v8::Local<v8::Module> module = record->module.Get(isolate);
+  // Marked before recursing: an import cycle finds this record loaded.
+  record->dependencies_loaded = true;
+  if (record->type != ModuleType::kJavaScript || module->IsSyntheticModule()) return module;
+  v8::Local<v8::FixedArray> requests = module->GetModuleRequests();
+  for (int i = 0; i < requests->Length(); ++i) {
+    v8::Local<v8::ModuleRequest> request = requests->Get(context, i).As<v8::ModuleRequest>();
+    std::string specifier = StdString(isolate, request->GetSpecifier());
+    v8::Location location = module->SourceOffsetToLocation(request->GetSourceOffset());
+    std::string where = record->url + ":" + std::to_string(location.GetLineNumber() + 1) + ":" +
+                        std::to_string(location.GetColumnNumber() + 1);
+    base::Result<std::string> resolved = ResolveSpecifier(specifier, record->url);
+    if (!resolved.ok()) {
+      record->dependencies_loaded = false;
+      isolate->ThrowException(MakeLoadError(
+          isolate,
+          "Cannot resolve '" + specifier + "' imported from " + DisplayName(record->url) + ": " +
+              resolved.error().message,
+          where, /*type_error=*/true));
+      return {};
+    }
+    std::string unsupported;
+    bool json = AssertedJson(context, request->GetImportAssertions(), 3, &unsupported);
+    if (!unsupported.empty()) {
+      record->dependencies_loaded = false;
+      isolate->ThrowException(MakeLoadError(
+          isolate, "Unsupported module type '" + unsupported + "' for '" + specifier + "'", where,
+          /*type_error=*/true));
+      return {};
+    }
+    ImportSite site{record->url, where};
+    if (Load(resolved.value(), json ? ModuleType::kJson : ModuleType::kJavaScript, std::nullopt,
+             &site)
+            .IsEmpty()) {
+      record->dependencies_loaded = false;
+      return {};
+    }
+  }
+  return module;
+}
+
+v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleType type,
+                                                 const std::optional<std::string>& source,
+                                                 const ImportSite* site,
+                                                 v8::Local<v8::Value>* synthetic_value) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::Local<v8::Context> context = runtime_->context();
+  if (url.rfind("hostloop:", 0) == 0) return CompileBuiltin(url, site, synthetic_value);
+  std::string imported_from = site ? " imported from " + DisplayName(site->importer) : "";
+  std::string where = site ? site->where : "";
+
+  std::string text;
+  if (source) {
+    text = *source;
+  } else {
+    base::Result<std::string> path = FileUrlToPath(url);
+    if (!path.ok()) {
+      isolate->ThrowException(MakeLoadError(isolate, path.error().message + imported_from, where, true));
+      return {};
+    }
+    base::Result<std::string> contents = base::ReadFileToString(path.value());
+    if (!contents.ok()) {
+      std::string message = contents.error().code == ENOENT
+                                ? "Cannot find module '" + path.value() + "'" + imported_from
+                                : "Cannot read module '" + path.value() + "'" + imported_from +
+                                      ": " + std::strerror(contents.error().code);
+      isolate->ThrowException(MakeLoadError(isolate, message, where));
+      return {};
+    }
+    text = std::move(contents).value();
+  }
+
+  if (type == ModuleType::kJson) {
+    v8::Local<v8::Value> value;
+    std::string reason;
+    {
+      v8::TryCatch try_catch(isolate);
+      if (!v8::JSON::Parse(context, V8String(isolate, text)).ToLocal(&value)) {
+        reason = StdString(isolate, try_catch.Message()->Get());
+        std::string prefix = "Uncaught SyntaxError: ";
+        if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
+      }
+    }
+    if (value.IsEmpty()) {
+      // Thrown outside the TryCatch above, which would swallow it.
+      isolate->ThrowException(v8::Exception::SyntaxError(
+          V8String(isolate, "Invalid JSON in module " + DisplayName(url) + ": " + reason)));
+      return {};
+    }
+    std::vector<v8::Local<v8::String>> names = {V8Symbol(isolate, "default")};
+    v8::Local<v8::Module> module = v8::Module::CreateSyntheticModule(
+        isolate, V8String(isolate, url), names, EvaluateSyntheticModule);
+    *synthetic_value = value;
+    return module;
+  }
+
+  if (!source && EndsWith(url, ".json")) {
+    isolate->ThrowException(MakeLoadError(
+        isolate,
+        "Cannot import JSON module '" + DisplayName(url) +
+            "' as JavaScript: add `assert { type: 'json' }` to the import",
+        where, /*type_error=*/true));
+    return {};
+  }
+
+  v8::ScriptOrigin origin(isolate, V8String(isolate, url), 0, 0, false, -1,
+                          v8::Local<v8::Value>(), false, false, /*is_module=*/true);
+  v8::ScriptCompiler::Source compiler_source(V8String(isolate, text), origin);
+  return v8::ScriptCompiler::CompileModule(isolate, &compiler_source);
+}
+
+v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,
+                                                        const ImportSite* site,
+                                                        v8::Local<v8::Value>* synthetic_value) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::Local<v8::Context> context = runtime_->context();
+  auto it = builtins_.find(url.substr(9));
+  if (it == builtins_.end()) {
+    std::string imported_from = site ? " imported from " + DisplayName(site->importer) : "";
+    isolate->ThrowException(MakeLoadError(isolate, "Cannot find module '" + url + "'" + imported_from,
+                                          site ? site->where : ""));
+    return {};
+  }
+  v8::Local<v8::Object> exports;
+  if (!it->second(context).ToLocal(&exports)) return {};
+  v8::Local<v8::Array> keys = exports->GetOwnPropertyNames(context).ToLocalChecked();
+  std::vector<v8::Local<v8::String>> names = {V8Symbol(isolate, "default")};
+  for (uint32_t i = 0; i < keys->Length(); ++i) {
+    names.push_back(keys->Get(context, i).ToLocalChecked().As<v8::String>());
+  }
+  v8::Local<v8::Module> module = v8::Module::CreateSyntheticModule(
+      isolate, V8String(isolate, url), names, EvaluateSyntheticModule);
+  *synthetic_value = exports;
+  return module;
+}
+
+v8::MaybeLocal<v8::Value> ModuleLoader::EvaluateSyntheticModule(v8::Local<v8::Context> context,
+                                                                v8::Local<v8::Module> module) {
+  v8::Isolate* isolate = context->GetIsolate();
+  Runtime* runtime = Runtime::From(isolate);
+  Record* record = runtime->modules().FindRecord(module);
+  CHECK(record != nullptr);
+  v8::Local<v8::Value> value = record->synthetic_value.Get(isolate);
+  if (record->type == ModuleType::kJson) {
+    if (module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), value).IsNothing()) {
+      return {};
+    }
+  } else {
+    v8::Local<v8::Object> exports = value.As<v8::Object>();
+    module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), exports).Check();
+    v8::Local<v8::Array> keys = exports->GetOwnPropertyNames(context).ToLocalChecked();
+    for (uint32_t i = 0; i < keys->Length(); ++i) {
+      v8::Local<v8::String> key = keys->Get(context, i).ToLocalChecked().As<v8::String>();
+      module->SetSyntheticModuleExport(isolate, key, exports->Get(context, key).ToLocalChecked())
+          .Check();
+    }
+  }
+  // With top-level await, module evaluation yields a promise.
+  v8::Local<v8::Promise::Resolver> resolver = v8::Promise::Resolver::New(context).ToLocalChecked();
+  resolver->Resolve(context, v8::Undefined(isolate)).Check();
+  return resolver->GetPromise();
+}
+
+v8::MaybeLocal<v8::Module> ModuleLoader::ResolveCallback(
+    v8::Local<v8::Context> context, v8::Local<v8::String> specifier,
+    v8::Local<v8::FixedArray> import_assertions, v8::Local<v8::Module> referrer) {
+  v8::Isolate* isolate = context->GetIsolate();
+  ModuleLoader& loader = Runtime::From(isolate)->modules();
+  Record* record = loader.FindRecord(referrer);
+  CHECK(record != nullptr);
+  std::string spec = StdString(isolate, specifier);
+  base::Result<std::string> url = ResolveSpecifier(spec, record->url);
+  std::string unsupported;
+  bool json = AssertedJson(context, import_assertions, 3, &unsupported);
+  if (url.ok()) {
+    auto it = loader.by_url_.find(CacheKey(url.value(), json));
+    if (it != loader.by_url_.end()) return it->second->module.Get(isolate);
+  }
+  // Every import was loaded before instantiation; this is a loader bug.
+  ThrowError(isolate, "module '" + spec + "' was not loaded before instantiation");
+  return {};
+}
+
+void ModuleLoader::InitializeImportMeta(v8::Local<v8::Context> context,
+                                        v8::Local<v8::Module> module,
+                                        v8::Local<v8::Object> meta) {
+  v8::Isolate* isolate = context->GetIsolate();
+  Runtime* runtime = Runtime::From(isolate);
+  std::string url = runtime->modules().UrlOf(module);
+  v8::Local<v8::String> url_string = V8String(isolate, url);
+  meta->CreateDataProperty(context, V8Symbol(isolate, "url"), url_string).Check();
+  base::Result<std::string> path = FileUrlToPath(url);
+  if (path.ok()) {
+    std::string filename = path.value();
+    std::string dirname = filename.substr(0, filename.rfind('/'));
+    if (dirname.empty()) dirname = "/";
+    meta->CreateDataProperty(context, V8Symbol(isolate, "filename"), V8String(isolate, filename))
+        .Check();
+    meta->CreateDataProperty(context, V8Symbol(isolate, "dirname"), V8String(isolate, dirname))
+        .Check();
+  }
+  // import.meta.resolve(specifier): the URL the specifier names from here.
+  v8::Local<v8::Function> resolve =
+      v8::Function::New(
+          context,
+          [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+            v8::Isolate* isolate = info.GetIsolate();
+            std::string base = StdString(isolate, info.Data());
+            std::string spec = info.Length() > 0 ? StdString(isolate, info[0]) : "undefined";
+            base::Result<std::string> resolved = ResolveSpecifier(spec, base);
+            if (!resolved.ok()) {
+              ThrowTypeError(isolate, resolved.error().message);
+              return;
+            }
+            info.GetReturnValue().Set(V8String(isolate, resolved.value()));
+          },
+          url_string, 1, v8::ConstructorBehavior::kThrow)
+          .ToLocalChecked();
+  meta->CreateDataProperty(context, V8Symbol(isolate, "resolve"), resolve).Check();
+}
+
+v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
+    v8::Local<v8::Context> context, v8::Local<v8::Data> host_defined_options,
+    v8::Local<v8::Value> resource_name, v8::Local<v8::String> specifier,
+    v8::Local<v8::FixedArray> import_assertions) {
+  v8::Isolate* isolate = context->GetIsolate();
+  Runtime* runtime = Runtime::From(isolate);
+  v8::Local<v8::Promise::Resolver> resolver;
+  if (!v8::Promise::Resolver::New(context).ToLocal(&resolver)) return {};
+  std::string referrer = resource_name->IsString() ? StdString(isolate, resource_name) : "";
+  if (referrer.rfind("file://", 0) != 0) referrer = PathToFileUrl(AbsolutePath(".") + "/");
+  std::string spec = StdString(isolate, specifier);
+  std::string unsupported;
+  bool json = AssertedJson(context, import_assertions, 2, &unsupported);
+  if (!unsupported.empty()) {
+    resolver
+        ->Reject(context, v8::Exception::TypeError(V8String(
+                              isolate, "Unsupported module type '" + unsupported + "'")))
+        .Check();
+    return resolver->GetPromise();
+  }
+  // Loading and evaluation happen in a later task, never inside the JS
+  // that called import(); the pending entry keeps the loop alive until then.
+  runtime->event_loop().PostInternal(
+      [runtime, global = v8::Global<v8::Promise::Resolver>(isolate, resolver), referrer, spec,
+       json]() mutable {
+        v8::Isolate* isolate = runtime->isolate();
+        v8::HandleScope scope(isolate);
+        runtime->modules().FinishDynamicImport(global.Get(isolate), referrer, spec,
+                                               json ? ModuleType::kJson : ModuleType::kJavaScript);
+      });
+  return resolver->GetPromise();
+}
+
+void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver,
+                                       const std::string& referrer, const std::string& specifier,
+                                       ModuleType type) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::Local<v8::Context> context = runtime_->context();
+  v8::TryCatch try_catch(isolate);
+  auto reject = [&](v8::Local<v8::Value> reason) { resolver->Reject(context, reason).Check(); };
+
+  base::Result<std::string> url = ResolveSpecifier(specifier, referrer);
+  if (!url.ok()) {
+    reject(v8::Exception::TypeError(V8String(isolate, "Cannot resolve '" + specifier + "' imported from " +
+                                                          DisplayName(referrer) + ": " +
+                                                          url.error().message)));
+    return;
+  }
+  v8::Local<v8::Module> module;
+  if (!Load(url.value(), type, std::nullopt, nullptr).ToLocal(&module)) {
+    reject(try_catch.Exception());
+    return;
+  }
+  if (module->GetStatus() == v8::Module::kUninstantiated &&
+      module->InstantiateModule(context, ResolveCallback).IsNothing()) {
+    reject(try_catch.Exception());
+    return;
+  }
+  v8::Local<v8::Value> result;
+  if (!module->Evaluate(context).ToLocal(&result)) {
+    if (try_catch.HasTerminated()) return;
+    reject(try_catch.Exception());
+    return;
+  }
+  v8::Local<v8::Array> data = v8::Array::New(isolate, 2);
+  data->Set(context, 0, resolver).Check();
+  data->Set(context, 1, module->GetModuleNamespace()).Check();
+  auto on_fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+    v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
+    v8::Local<v8::Array> data = info.Data().As<v8::Array>();
+    data->Get(context, 0).ToLocalChecked().As<v8::Promise::Resolver>()
+        ->Resolve(context, data->Get(context, 1).ToLocalChecked())
+        .Check();
+  };
+  auto on_rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+    v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
+    v8::Local<v8::Array> data = info.Data().As<v8::Array>();
+    data->Get(context, 0).ToLocalChecked().As<v8::Promise::Resolver>()->Reject(context, info[0]).Check();
+  };
+  v8::Local<v8::Promise> evaluation = result.As<v8::Promise>();
+  evaluation
+      ->Then(context, v8::Function::New(context, on_fulfilled, data).ToLocalChecked(),
+             v8::Function::New(context, on_rejected, data).ToLocalChecked())
+      .ToLocalChecked();
+}
+
+}  // namespace hostloop::runtime

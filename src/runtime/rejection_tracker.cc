@@ -1,0 +1,109 @@
+#include "runtime/rejection_tracker.h"
+
+#include <algorithm>
+
+#include "runtime/runtime.h"
+
+namespace hostloop::runtime {
+
+void RejectionTracker::OnPromiseReject(v8::PromiseRejectMessage message) {
+  v8::Local<v8::Promise> promise = message.GetPromise();
+  v8::Isolate* isolate = promise->GetIsolate();
+  Runtime* runtime = Runtime::From(isolate);
+  if (runtime == nullptr) return;
+  RejectionTracker& tracker = runtime->rejections();
+  switch (message.GetEvent()) {
+    case v8::kPromiseRejectWithNoHandler:
+      tracker.Add(promise, message.GetValue());
+      break;
+    case v8::kPromiseHandlerAddedAfterReject:
+      tracker.HandlerAdded(promise);
+      break;
+    case v8::kPromiseRejectAfterResolved:
+    case v8::kPromiseResolveAfterResolved:
+      break;
+  }
+}
+
+void RejectionTracker::Add(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason) {
+  v8::Isolate* isolate = runtime_->isolate();
+  pending_.push_back(Pending{v8::Global<v8::Promise>(isolate, promise),
+                             v8::Global<v8::Value>(isolate, reason)});
+}
+
+void RejectionTracker::HandlerAdded(v8::Local<v8::Promise> promise) {
+  v8::Isolate* isolate = runtime_->isolate();
+  // Not reported yet: it simply stops being a candidate.
+  auto it = std::find_if(pending_.begin(), pending_.end(),
+                         [&](const Pending& p) { return p.promise.Get(isolate) == promise; });
+  if (it != pending_.end()) {
+    pending_.erase(it);
+    return;
+  }
+  // Reported already: `rejectionhandled` is a task of its own.
+  auto reported = std::find_if(reported_.begin(), reported_.end(), [&](const Pending& p) {
+    return !p.promise.IsEmpty() && p.promise.Get(isolate) == promise;
+  });
+  if (reported == reported_.end()) return;
+  Pending entry{v8::Global<v8::Promise>(isolate, promise),
+                v8::Global<v8::Value>(isolate, reported->reason.Get(isolate))};
+  reported_.erase(reported);
+  runtime_->event_loop().PostOrdered([runtime = runtime_, entry = std::move(entry)]() {
+    v8::Isolate* isolate = runtime->isolate();
+    v8::HandleScope scope(isolate);
+    v8::Local<v8::Function> dispatch;
+    if (!runtime->InternalFunction("dispatchRejectionHandled").ToLocal(&dispatch)) return;
+    v8::Local<v8::Value> argv[] = {entry.promise.Get(isolate), entry.reason.Get(isolate)};
+    runtime->CallAndReport(dispatch, v8::Undefined(isolate), 2, argv);
+  });
+}
+
+bool RejectionTracker::ProcessPending() {
+  if (pending_.empty()) return false;
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::HandleScope scope(isolate);
+  std::vector<Pending> batch;
+  batch.swap(pending_);
+  // Forget reported promises that were collected meanwhile.
+  std::erase_if(reported_, [](const Pending& p) { return p.promise.IsEmpty(); });
+  v8::Local<v8::Function> dispatch;
+  bool have_dispatch = runtime_->InternalFunction("dispatchUnhandledRejection").ToLocal(&dispatch);
+  for (Pending& entry : batch) {
+    if (runtime_->stopping()) break;
+    v8::Local<v8::Promise> promise = entry.promise.Get(isolate);
+    v8::Local<v8::Value> reason = entry.reason.Get(isolate);
+    bool not_canceled = true;
+    if (runtime_->options().unhandled_rejections != RejectionPolicy::kNone && have_dispatch) {
+      v8::Local<v8::Value> argv[] = {promise, reason};
+      v8::Local<v8::Value> result;
+      if (runtime_->CallAndReport(dispatch, v8::Undefined(isolate), 2, argv).ToLocal(&result)) {
+        not_canceled = result->IsTrue();
+      }
+    }
+    // A handler attached by a listener makes it handled after all.
+    if (promise->HasHandler()) not_canceled = false;
+    if (not_canceled) {
+      switch (runtime_->options().unhandled_rejections) {
+        case RejectionPolicy::kThrow:
+          runtime_->PrintError(reason, v8::Exception::CreateMessage(isolate, reason),
+                               "Uncaught (in promise)");
+          runtime_->Stop(kExitUncaught);
+          break;
+        case RejectionPolicy::kWarn:
+          runtime_->PrintError(reason, v8::Exception::CreateMessage(isolate, reason),
+                               "Uncaught (in promise)");
+          break;
+        case RejectionPolicy::kNone:
+          break;
+      }
+    }
+    Pending reported{v8::Global<v8::Promise>(isolate, promise),
+                     v8::Global<v8::Value>(isolate, reason)};
+    reported.promise.SetWeak();
+    reported.reason.SetWeak();
+    reported_.push_back(std::move(reported));
+  }
+  return true;
+}
+
+}  // namespace hostloop::runtime

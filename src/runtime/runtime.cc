@@ -1,0 +1,391 @@
+#include "runtime/runtime.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <utility>
+
+#include "base/check.h"
+#include "runtime/builtin_sources.h"
+#include "runtime/file_url.h"
+#include "runtime/host_bindings.h"
+#include "runtime/module_loader.h"
+#include "runtime/rejection_tracker.h"
+#include "runtime/timers.h"
+#include "runtime/v8_util.h"
+#include "v8/v8_process.h"
+
+namespace hostloop::runtime {
+namespace {
+
+// Console output above this size is written without waiting for the entry
+// to end.
+constexpr std::size_t kStdoutFlushThreshold = 64 * 1024;
+
+void WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;  // EPIPE or a closed stream: the output has nowhere to go
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+base::Result<std::unique_ptr<Runtime>> Runtime::Create(loop::Looper* looper,
+                                                       RuntimeOptions options) {
+  std::unique_ptr<Runtime> runtime(new Runtime(looper, std::move(options)));
+  TRY(runtime->Initialize());
+  return runtime;
+}
+
+Runtime::Runtime(loop::Looper* looper, RuntimeOptions options)
+    : looper_(looper), options_(std::move(options)) {}
+
+base::Result<void> Runtime::Initialize() {
+  CHECK(looper_->IsHomeThread());
+  start_time_ = looper_->Now();
+  v8host::HostPlatform* platform = v8host::V8Process::platform();
+  time_origin_ms_ = platform->CurrentClockTimeMillis();
+  event_loop_ = options_.event_loop ? options_.event_loop : loop::EventLoop::Create(looper_->clock());
+
+  allocator_.reset(v8::ArrayBuffer::Allocator::NewDefaultAllocator());
+  isolate_ = v8::Isolate::Allocate();
+  // Registered before Initialize: V8 asks for the foreground runner inside
+  // it, and whatever it posts then waits in the unbound loop (L2).
+  runtime_key_ = platform->RegisterIsolate(isolate_, event_loop_);
+  v8::Isolate::CreateParams params;
+  params.array_buffer_allocator = allocator_.get();
+  v8::Isolate::Initialize(isolate_, params);
+  event_loop_->Bind(looper_);
+  isolate_->SetData(kIsolateSlot, this);
+  isolate_->Enter();
+  // The host, not V8, decides when microtasks run: after every entry (L5).
+  isolate_->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
+  isolate_->SetPromiseRejectCallback(RejectionTracker::OnPromiseReject);
+  ModuleLoader::InstallCallbacks(isolate_);
+
+  v8::HandleScope scope(isolate_);
+  v8::Local<v8::Context> context = v8::Context::New(isolate_);
+  context_.Reset(isolate_, context);
+  // The realm's context stays entered for the runtime's whole life: every
+  // entry of this thread runs in it.
+  context->Enter();
+
+  modules_ = std::make_unique<ModuleLoader>(this);
+  timers_ = std::make_unique<Timers>(this);
+  rejections_ = std::make_unique<RejectionTracker>(this);
+  TRY(InstallBuiltins());
+  event_loop_->SetEntryHook([this] { Checkpoint(); });
+  return {};
+}
+
+Runtime::~Runtime() {
+  stopping_ = true;
+  if (isolate_ == nullptr) return;
+  {
+    v8::HandleScope scope(isolate_);
+    // Drops every queued entry while the isolate can still release the
+    // handles they hold (L7).
+    event_loop_->Shutdown();
+  }
+  FlushOutput();
+  timers_.reset();
+  modules_.reset();
+  rejections_.reset();
+  {
+    v8::HandleScope scope(isolate_);
+    if (!context_.IsEmpty()) context()->Exit();
+  }
+  main_promise_.Reset();
+  main_module_.Reset();
+  internals_.Reset();
+  context_.Reset();
+  isolate_->Exit();
+  isolate_->Dispose();
+  // After Dispose, matched on our key: a new isolate at this address keeps
+  // its own registration (L11).
+  v8host::V8Process::platform()->UnregisterIsolate(isolate_, runtime_key_);
+  isolate_ = nullptr;
+}
+
+base::Result<void> Runtime::InstallBuiltins() {
+  v8::HandleScope scope(isolate_);
+  v8::Local<v8::Context> context = this->context();
+  v8::Local<v8::Object> host = CreateHostObject(this);
+  v8::Local<v8::Object> internals = v8::Object::New(isolate_);
+  internals_.Reset(isolate_, internals);
+  v8::Local<v8::String> params[] = {V8Symbol(isolate_, "host"), V8Symbol(isolate_, "internals"),
+                                    V8Symbol(isolate_, "global")};
+  v8::Local<v8::Value> args[] = {host, internals, context->Global()};
+  for (std::size_t i = 0; i < kBuiltinSourceCount; ++i) {
+    const BuiltinSource& builtin = kBuiltinSources[i];
+    v8::TryCatch try_catch(isolate_);
+    v8::ScriptOrigin origin(isolate_,
+                            V8String(isolate_, std::string("hostloop:internal/") + builtin.name));
+    v8::ScriptCompiler::Source source(
+        V8String(isolate_, std::string_view(builtin.source, builtin.length)), origin);
+    v8::Local<v8::Function> function;
+    v8::Local<v8::Value> result;
+    if (!v8::ScriptCompiler::CompileFunction(context, &source, 3, params).ToLocal(&function) ||
+        !function->Call(context, v8::Undefined(isolate_), 3, args).ToLocal(&result)) {
+      std::string detail = try_catch.HasCaught() ? StdString(isolate_, try_catch.Exception()) : "";
+      if (try_catch.HasCaught() && !try_catch.Message().IsEmpty()) {
+        detail += " (line " +
+                  std::to_string(try_catch.Message()->GetLineNumber(context).FromMaybe(0)) + ")";
+      }
+      return base::Error{0, std::string("internal script ") + builtin.name + " failed: " + detail};
+    }
+  }
+  return {};
+}
+
+v8::MaybeLocal<v8::Function> Runtime::InternalFunction(const char* name) {
+  v8::EscapableHandleScope scope(isolate_);
+  v8::Local<v8::Value> value;
+  if (!internals()->Get(context(), V8Symbol(isolate_, name)).ToLocal(&value) ||
+      !value->IsFunction()) {
+    return {};
+  }
+  return scope.Escape(value.As<v8::Function>());
+}
+
+double Runtime::NowMs() const {
+  return std::chrono::duration<double, std::milli>(looper_->clock()->Now() - start_time_).count();
+}
+
+// ---- Main module -------------------------------------------------------------
+
+bool Runtime::StartMainModule(const std::string& url, const std::optional<std::string>& source) {
+  v8::HandleScope scope(isolate_);
+  v8::Local<v8::Context> context = this->context();
+  v8::Local<v8::Module> module;
+  {
+    v8::TryCatch try_catch(isolate_);
+    if (!modules_->LoadAndInstantiate(url, source).ToLocal(&module)) {
+      if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
+        PrintError(try_catch.Exception(), try_catch.Message(), "error:");
+      }
+      exit_code_ = kExitUncaught;
+      return false;
+    }
+  }
+  main_module_.Reset(isolate_, module);
+  v8::Local<v8::Value> result;
+  {
+    v8::TryCatch try_catch(isolate_);
+    if (!module->Evaluate(context).ToLocal(&result)) {
+      if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
+        ReportException(try_catch.Exception(), try_catch.Message());
+      }
+      Checkpoint();
+      return false;
+    }
+  }
+  v8::Local<v8::Promise> promise = result.As<v8::Promise>();
+  main_promise_.Reset(isolate_, promise);
+  main_state_ = MainState::kPending;
+  v8::Local<v8::External> self = v8::External::New(isolate_, this);
+  auto on_fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+    static_cast<Runtime*>(info.Data().As<v8::External>()->Value())->main_state_ =
+        MainState::kFulfilled;
+  };
+  auto on_rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+    Runtime* runtime = static_cast<Runtime*>(info.Data().As<v8::External>()->Value());
+    runtime->main_state_ = MainState::kRejected;
+    v8::Isolate* isolate = info.GetIsolate();
+    runtime->ReportException(info[0], v8::Exception::CreateMessage(isolate, info[0]));
+  };
+  promise
+      ->Then(context, v8::Function::New(context, on_fulfilled, self).ToLocalChecked(),
+             v8::Function::New(context, on_rejected, self).ToLocalChecked())
+      .ToLocalChecked();
+  Checkpoint();
+  return true;
+}
+
+void Runtime::CheckUnsettledMain() {
+  if (main_state_ != MainState::kPending || stopping_) return;
+  v8::HandleScope scope(isolate_);
+  std::string where;
+  v8::Local<v8::Module> module = main_module_.Get(isolate_);
+  std::string url = modules_->UrlOf(module);
+  base::Result<std::string> path = FileUrlToPath(url);
+  where = path.ok() ? path.value() : url;
+  Print("error: top-level await never settled in " + where +
+            ": the module awaits a promise that nothing left in the program can resolve\n",
+        2);
+  exit_code_ = kExitUnsettledTopLevelAwait;
+}
+
+// ---- Errors (J4) -------------------------------------------------------------
+
+void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
+  if (stopping_) return;
+  v8::HandleScope scope(isolate_);
+  v8::Local<v8::Context> context = this->context();
+  v8::Local<v8::Function> report;
+  if (!InternalFunction("reportException").ToLocal(&report)) {
+    PrintUncaught(exception, message);
+    return;
+  }
+  v8::Local<v8::Value> location = v8::Undefined(isolate_);
+  if (!message.IsEmpty()) {
+    v8::Local<v8::Array> parts = v8::Array::New(isolate_, 4);
+    parts->Set(context, 0, message->Get()).Check();
+    v8::Local<v8::Value> resource = message->GetScriptResourceName();
+    parts->Set(context, 1, resource->IsString() ? resource : V8String(isolate_, "").As<v8::Value>())
+        .Check();
+    parts->Set(context, 2, v8::Integer::New(isolate_, message->GetLineNumber(context).FromMaybe(0)))
+        .Check();
+    parts
+        ->Set(context, 3,
+              v8::Integer::New(isolate_, message->GetStartColumn(context).FromMaybe(-1) + 1))
+        .Check();
+    location = parts;
+  }
+  v8::TryCatch try_catch(isolate_);
+  v8::Local<v8::Value> argv[] = {exception, location};
+  if (report->Call(context, v8::Undefined(isolate_), 2, argv).IsEmpty() &&
+      !try_catch.HasTerminated()) {
+    // The reporter itself failed: fall back to printing.
+    PrintUncaught(exception, message);
+  }
+}
+
+void Runtime::PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
+  PrintError(exception, message, "Uncaught");
+  if (options_.uncaught_errors == UncaughtErrorPolicy::kThrow) Stop(kExitUncaught);
+}
+
+void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
+                         const char* prefix) {
+  v8::HandleScope scope(isolate_);
+  v8::Local<v8::Context> context = this->context();
+  std::string text;
+  bool has_location_in_text = false;
+
+  // Compile-time errors: the file, the line and a caret (node/d8 style).
+  bool syntax_error = false;
+  if (exception->IsNativeError()) {
+    v8::Local<v8::Value> name;
+    syntax_error = exception.As<v8::Object>()->Get(context, V8Symbol(isolate_, "name")).ToLocal(&name) &&
+                   StdString(isolate_, name) == "SyntaxError";
+  }
+  if (syntax_error && !message.IsEmpty()) {
+    v8::Local<v8::String> source_line;
+    std::string resource = StdString(isolate_, message->GetScriptResourceName());
+    if (message->GetSourceLine(context).ToLocal(&source_line) &&
+        resource.rfind("hostloop:", 0) != 0) {
+      base::Result<std::string> path = FileUrlToPath(resource);
+      int line = message->GetLineNumber(context).FromMaybe(0);
+      int column = message->GetStartColumn(context).FromMaybe(0);
+      int end = std::max(column + 1, message->GetEndColumn(context).FromMaybe(column + 1));
+      text += (path.ok() ? path.value() : resource) + ":" + std::to_string(line) + ":" +
+              std::to_string(column + 1) + "\n";
+      text += StdString(isolate_, source_line) + "\n";
+      text += std::string(static_cast<std::size_t>(column), ' ') +
+              std::string(static_cast<std::size_t>(end - column), '^') + "\n";
+      has_location_in_text = true;
+    }
+  }
+
+  // The value itself, formatted like console.log would (errors: the stack
+  // and any extra properties).
+  std::string body;
+  v8::Local<v8::Function> inspect;
+  v8::Local<v8::Value> formatted;
+  {
+    v8::TryCatch try_catch(isolate_);
+    v8::Local<v8::Value> argv[] = {exception};
+    if (InternalFunction("inspect").ToLocal(&inspect) &&
+        inspect->Call(context, v8::Undefined(isolate_), 1, argv).ToLocal(&formatted)) {
+      body = StdString(isolate_, formatted);
+    } else {
+      body = StdString(isolate_, exception);
+    }
+  }
+  if (syntax_error && has_location_in_text) {
+    // The stack of a compile error only repeats the location.
+    v8::Local<v8::Value> error_text = exception;
+    body = StdString(isolate_, error_text);
+  }
+  bool has_frames = body.find("\n    at ") != std::string::npos;
+  if (!has_frames && !has_location_in_text && !message.IsEmpty()) {
+    std::string resource = StdString(isolate_, message->GetScriptResourceName());
+    int line = message->GetLineNumber(context).FromMaybe(0);
+    if (!resource.empty() && resource != "undefined" && line > 0) {
+      body += "\n    at " + resource + ":" + std::to_string(line) + ":" +
+              std::to_string(message->GetStartColumn(context).FromMaybe(0) + 1);
+    }
+  }
+  if (syntax_error && has_location_in_text) {
+    text += body + "\n";
+  } else {
+    text += std::string(prefix) + " " + body + "\n";
+  }
+  Print(text, 2);
+}
+
+v8::MaybeLocal<v8::Value> Runtime::CallAndReport(v8::Local<v8::Function> function,
+                                                 v8::Local<v8::Value> receiver, int argc,
+                                                 v8::Local<v8::Value> argv[]) {
+  if (stopping_) return {};
+  v8::EscapableHandleScope scope(isolate_);
+  v8::TryCatch try_catch(isolate_);
+  v8::Local<v8::Value> result;
+  if (!function->Call(context(), receiver, argc, argv).ToLocal(&result)) {
+    if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
+      ReportException(try_catch.Exception(), try_catch.Message());
+    }
+    return {};
+  }
+  return scope.Escape(result);
+}
+
+void Runtime::Stop(int exit_code) {
+  if (stopping_) return;
+  stopping_ = true;
+  exit_code_ = exit_code;
+  // Nothing else of this program runs: not the rest of the current JS, not
+  // another entry.
+  isolate_->TerminateExecution();
+  looper_->Quit();
+}
+
+// ---- The turn (L5) -----------------------------------------------------------
+
+void Runtime::Checkpoint() {
+  if (stopping_ || in_checkpoint_) return;
+  in_checkpoint_ = true;
+  v8::HandleScope scope(isolate_);
+  do {
+    isolate_->PerformMicrotaskCheckpoint();
+  } while (!stopping_ && rejections_->ProcessPending());
+  in_checkpoint_ = false;
+  FlushOutput();
+}
+
+// ---- Output ------------------------------------------------------------------
+
+void Runtime::Print(std::string_view text, int stream) {
+  if (stream == 2) {
+    FlushOutput();
+    WriteAll(2, text);
+    return;
+  }
+  stdout_buffer_.append(text);
+  if (stdout_buffer_.size() >= kStdoutFlushThreshold) FlushOutput();
+}
+
+void Runtime::FlushOutput() {
+  if (stdout_buffer_.empty()) return;
+  WriteAll(1, stdout_buffer_);
+  stdout_buffer_.clear();
+}
+
+}  // namespace hostloop::runtime

@@ -1,0 +1,144 @@
+// Runtime: one JavaScript realm on one thread: an isolate, its context, its
+// EventLoop and module loader. The main program and every worker each have
+// one. Home thread only, except where noted.
+//
+// The turn (CONTRACTS "The model"): the loop picks one entry, the entry calls
+// into V8, V8 returns, and the Runtime's entry hook performs the microtask
+// checkpoint (L5): PerformMicrotaskCheckpoint, then the unhandled-rejection
+// report (J5, LESSONS 10), then a flush of buffered console output.
+#pragma once
+
+#include <v8.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "loop/event_loop.h"
+#include "loop/looper.h"
+#include "v8/host_platform.h"
+
+namespace hostloop::runtime {
+
+class ModuleLoader;
+class RejectionTracker;
+class Timers;
+
+enum class UncaughtErrorPolicy { kThrow, kWarn };
+enum class RejectionPolicy { kThrow, kWarn, kNone };
+
+struct RuntimeOptions {
+  UncaughtErrorPolicy uncaught_errors = UncaughtErrorPolicy::kThrow;
+  RejectionPolicy unhandled_rejections = RejectionPolicy::kThrow;
+  // Arguments after the script, as `hostloop.args`.
+  std::vector<std::string> args;
+  // Null for the main runtime; the loop a worker was created with.
+  std::shared_ptr<loop::EventLoop> event_loop;
+};
+
+// Process exit codes (README "Exit codes").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUncaught = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitUnsettledTopLevelAwait = 13;
+
+class Runtime {
+ public:
+  // Creates the runtime on the calling thread, whose Looper is `looper`.
+  static base::Result<std::unique_ptr<Runtime>> Create(loop::Looper* looper,
+                                                       RuntimeOptions options);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  static Runtime* From(v8::Isolate* isolate) {
+    return static_cast<Runtime*>(isolate->GetData(kIsolateSlot));
+  }
+
+  // Loads the module graph at `url` (or `source`, for -e) and starts
+  // evaluating it. Load and syntax errors are reported and set the exit code;
+  // returns false then.
+  bool StartMainModule(const std::string& url, const std::optional<std::string>& source);
+
+  enum class MainState { kNotStarted, kPending, kFulfilled, kRejected };
+  MainState main_state() const { return main_state_; }
+  // After the loop went idle: exit code 13 with a message if the main
+  // module's top-level await can never settle.
+  void CheckUnsettledMain();
+
+  // J4. Reports an exception that escaped a callback: a cancelable `error`
+  // event on the global first; if not canceled, the report on stderr and the
+  // --uncaught-errors policy.
+  void ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
+  // Prints "Uncaught ..." and applies --uncaught-errors (exit 1 and stop,
+  // or go on).
+  void PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
+  // Writes "<prefix> <error with stack>" to stderr.
+  void PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
+                  const char* prefix);
+  // Calls `function` as a loop entry's callback; an exception is reported.
+  v8::MaybeLocal<v8::Value> CallAndReport(v8::Local<v8::Function> function,
+                                          v8::Local<v8::Value> receiver, int argc,
+                                          v8::Local<v8::Value> argv[]);
+
+  // Stops the runtime with `code`: nothing more runs; the loop returns.
+  void Stop(int exit_code);
+  bool stopping() const { return stopping_; }
+  int exit_code() const { return exit_code_; }
+
+  // Writes console output. Buffered; flushed after every entry and before
+  // anything goes to stderr, so the two streams interleave as written.
+  void Print(std::string_view text, int stream);
+  void FlushOutput();
+
+  v8::Isolate* isolate() const { return isolate_; }
+  v8::Local<v8::Context> context() const { return context_.Get(isolate_); }
+  loop::EventLoop& event_loop() const { return *event_loop_; }
+  loop::Looper* looper() const { return looper_; }
+  ModuleLoader& modules() const { return *modules_; }
+  Timers& timers() const { return *timers_; }
+  RejectionTracker& rejections() const { return *rejections_; }
+  const RuntimeOptions& options() const { return options_; }
+  // The object shared by the internal JS files (runtime/js/*.js).
+  v8::Local<v8::Object> internals() const { return internals_.Get(isolate_); }
+  // internals[name] if it is a function.
+  v8::MaybeLocal<v8::Function> InternalFunction(const char* name);
+  // Milliseconds since the runtime started (performance.now()).
+  double NowMs() const;
+  double time_origin_ms() const { return time_origin_ms_; }
+
+ private:
+  static constexpr uint32_t kIsolateSlot = 0;
+
+  Runtime(loop::Looper* looper, RuntimeOptions options);
+  base::Result<void> Initialize();
+  base::Result<void> InstallBuiltins();
+  // The entry hook (L5).
+  void Checkpoint();
+
+  loop::Looper* const looper_;
+  RuntimeOptions options_;
+  std::shared_ptr<loop::EventLoop> event_loop_;
+  std::unique_ptr<v8::ArrayBuffer::Allocator> allocator_;
+  v8::Isolate* isolate_ = nullptr;
+  v8host::RuntimeKey runtime_key_ = 0;
+  v8::Global<v8::Context> context_;
+  v8::Global<v8::Object> internals_;
+  std::unique_ptr<ModuleLoader> modules_;
+  std::unique_ptr<Timers> timers_;
+  std::unique_ptr<RejectionTracker> rejections_;
+
+  MainState main_state_ = MainState::kNotStarted;
+  v8::Global<v8::Promise> main_promise_;
+  v8::Global<v8::Module> main_module_;
+  bool stopping_ = false;
+  bool in_checkpoint_ = false;
+  int exit_code_ = kExitOk;
+  std::string stdout_buffer_;
+  loop::TimePoint start_time_;
+  double time_origin_ms_ = 0;
+};
+
+}  // namespace hostloop::runtime

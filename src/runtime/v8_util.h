@@ -1,0 +1,54 @@
+// Small helpers at the C++/V8 boundary: strings, exceptions, functions.
+#pragma once
+
+#include <v8.h>
+
+#include <string>
+#include <string_view>
+
+namespace hostloop::runtime {
+
+inline v8::Local<v8::String> V8String(v8::Isolate* isolate, std::string_view text) {
+  return v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal,
+                                 static_cast<int>(text.size()))
+      .ToLocalChecked();
+}
+
+// Internalized: for property names used again and again.
+inline v8::Local<v8::String> V8Symbol(v8::Isolate* isolate, std::string_view text) {
+  return v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kInternalized,
+                                 static_cast<int>(text.size()))
+      .ToLocalChecked();
+}
+
+inline std::string StdString(v8::Isolate* isolate, v8::Local<v8::Value> value) {
+  v8::String::Utf8Value utf8(isolate, value);
+  return *utf8 == nullptr ? std::string() : std::string(*utf8, utf8.length());
+}
+
+inline void ThrowTypeError(v8::Isolate* isolate, std::string_view message) {
+  isolate->ThrowException(v8::Exception::TypeError(V8String(isolate, message)));
+}
+
+inline void ThrowError(v8::Isolate* isolate, std::string_view message) {
+  isolate->ThrowException(v8::Exception::Error(V8String(isolate, message)));
+}
+
+inline void ThrowRangeError(v8::Isolate* isolate, std::string_view message) {
+  isolate->ThrowException(v8::Exception::RangeError(V8String(isolate, message)));
+}
+
+// Adds `callback` as method `name` of `target`.
+inline void SetMethod(v8::Local<v8::Context> context, v8::Local<v8::Object> target,
+                      std::string_view name, v8::FunctionCallback callback,
+                      v8::Local<v8::Value> data = v8::Local<v8::Value>()) {
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::Local<v8::Function> function =
+      v8::Function::New(context, callback, data, 0, v8::ConstructorBehavior::kThrow)
+          .ToLocalChecked();
+  v8::Local<v8::String> key = V8Symbol(isolate, name);
+  function->SetName(key);
+  target->Set(context, key, function).Check();
+}
+
+}  // namespace hostloop::runtime

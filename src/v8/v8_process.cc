@@ -1,0 +1,65 @@
+#include "v8/v8_process.h"
+
+#include <v8-initialization.h>
+#include <v8-version.h>
+
+#include <memory>
+
+#include "base/check.h"
+
+static_assert(V8_MAJOR_VERSION == 10,
+              "hostloop builds against V8 10 (Debian libnode108); these are other V8 headers");
+
+namespace hostloop::v8host {
+namespace {
+
+std::unique_ptr<HostPlatform>& PlatformSlot() {
+  static std::unique_ptr<HostPlatform> platform;
+  return platform;
+}
+
+}  // namespace
+
+base::Result<void> V8Process::Initialize(const char* argv0,
+                                         const std::vector<std::string>& v8_flags) {
+  CHECK(!initialized());
+  if (!v8_flags.empty()) {
+    // SetFlagsFromCommandLine removes the flags it knows; what is left over
+    // is a typo the user should hear about.
+    std::vector<std::string> storage = v8_flags;
+    std::vector<char*> argv;
+    std::string program = "hostloop";
+    argv.push_back(program.data());
+    for (std::string& flag : storage) argv.push_back(flag.data());
+    int argc = static_cast<int>(argv.size());
+    v8::V8::SetFlagsFromCommandLine(&argc, argv.data(), /*remove_flags=*/true);
+    if (argc > 1) {
+      std::string unknown;
+      for (int i = 1; i < argc; ++i) {
+        if (!unknown.empty()) unknown += ", ";
+        unknown += argv[i];
+      }
+      return base::Error{0, "unknown V8 flag: " + unknown};
+    }
+  }
+  v8::V8::InitializeICUDefaultLocation(argv0);
+  PlatformSlot() = std::make_unique<HostPlatform>();
+  v8::V8::InitializePlatform(PlatformSlot().get());
+  if (!v8::V8::Initialize()) return base::Error{0, "V8 failed to initialize"};
+  return {};
+}
+
+HostPlatform* V8Process::platform() { return PlatformSlot().get(); }
+
+bool V8Process::initialized() { return PlatformSlot() != nullptr; }
+
+void V8Process::Shutdown() {
+  if (!initialized()) return;
+  v8::V8::Dispose();
+  v8::V8::DisposePlatform();
+  PlatformSlot().reset();
+}
+
+const char* V8Process::Version() { return v8::V8::GetVersion(); }
+
+}  // namespace hostloop::v8host

@@ -1,0 +1,25 @@
+// Process-wide V8 set-up: flags, ICU, the HostPlatform. Once per process,
+// before any runtime exists; torn down after the last one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "v8/host_platform.h"
+
+namespace hostloop::v8host {
+
+class V8Process {
+ public:
+  // `v8_flags` are V8 command-line flags ("--expose-gc"). Unknown flags are
+  // an error naming them. `argv0` helps ICU find its data.
+  static base::Result<void> Initialize(const char* argv0, const std::vector<std::string>& v8_flags);
+  static HostPlatform* platform();
+  static bool initialized();
+  static void Shutdown();
+  // "10.2.154.26-node.37"
+  static const char* Version();
+};
+
+}  // namespace hostloop::v8host
