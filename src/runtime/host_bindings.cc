@@ -202,6 +202,8 @@ v8::Local<v8::Object> CreateHostObject(Runtime* runtime) {
   }
   host->Set(context, V8Symbol(isolate, "args"), js_args).Check();
   host->Set(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).Check();
+  host->Set(context, V8Symbol(isolate, "timeOrigin"), v8::Number::New(isolate, runtime->time_origin_ms()))
+      .Check();
   host->Set(context, V8Symbol(isolate, "v8Version"),
             V8String(isolate, v8host::V8Process::Version()))
       .Check();

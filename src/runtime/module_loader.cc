@@ -68,6 +68,45 @@ bool EndsWith(const std::string& text, std::string_view suffix) {
   return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
 }
 
+bool IsIdentifierChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// V8 10.2 parses import assertions (`assert { type: 'json' }`) but not the
+// newer import attributes (`with { type: 'json' }`) that node 22 and deno
+// write. Rewrites `with` to `assert` where it follows the module specifier of
+// an import or export declaration: `from '...' with {` and `import '...' with {`.
+void RewriteImportAttributes(std::string* source) {
+  std::string& text = *source;
+  for (std::size_t i = text.find("with"); i != std::string::npos; i = text.find("with", i + 4)) {
+    if (i > 0 && IsIdentifierChar(text[i - 1])) continue;
+    std::size_t after = i + 4;
+    if (after < text.size() && IsIdentifierChar(text[after])) continue;
+    while (after < text.size() && IsSpace(text[after])) ++after;
+    if (after >= text.size() || text[after] != '{') continue;
+    // Backwards: whitespace, a closing quote, the string, its opening quote.
+    std::size_t j = i;
+    while (j > 0 && IsSpace(text[j - 1])) --j;
+    if (j == 0 || (text[j - 1] != '\'' && text[j - 1] != '"')) continue;
+    char quote = text[j - 1];
+    if (j < 2) continue;
+    std::size_t open = text.rfind(quote, j - 2);
+    if (open == std::string::npos) continue;
+    if (text.find('\n', open) < j - 1) continue;
+    std::size_t k = open;
+    while (k > 0 && IsSpace(text[k - 1])) --k;
+    auto keyword_before = [&](std::string_view word) {
+      return k >= word.size() && text.compare(k - word.size(), word.size(), word) == 0 &&
+             (k == word.size() || !IsIdentifierChar(text[k - word.size() - 1]));
+    };
+    if (!keyword_before("from") && !keyword_before("import")) continue;
+    text.replace(i, 4, "assert");
+  }
+}
+
 }  // namespace
 
 ModuleLoader::ModuleLoader(Runtime* runtime) : runtime_(runtime) {}
@@ -241,6 +280,7 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
     return {};
   }
 
+  RewriteImportAttributes(&text);
   v8::ScriptOrigin origin(isolate, V8String(isolate, url), 0, 0, false, -1,
                           v8::Local<v8::Value>(), false, false, /*is_module=*/true);
   v8::ScriptCompiler::Source compiler_source(V8String(isolate, text), origin);

@@ -168,7 +168,7 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     v8::TryCatch try_catch(isolate_);
     if (!modules_->LoadAndInstantiate(url, source).ToLocal(&module)) {
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
-        PrintError(try_catch.Exception(), try_catch.Message(), "error:");
+        PrintError(try_catch.Exception(), try_catch.Message(), "Uncaught");
       }
       exit_code_ = kExitUncaught;
       return false;
@@ -279,7 +279,10 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
   if (syntax_error && !message.IsEmpty()) {
     v8::Local<v8::String> source_line;
     std::string resource = StdString(isolate_, message->GetScriptResourceName());
-    if (message->GetSourceLine(context).ToLocal(&source_line) &&
+    int line_number = message->GetLineNumber(context).FromMaybe(0);
+    int start_column = message->GetStartColumn(context).FromMaybe(-1);
+    if (line_number > 0 && start_column >= 0 &&
+        message->GetSourceLine(context).ToLocal(&source_line) &&
         resource.rfind("hostloop:", 0) != 0) {
       base::Result<std::string> path = FileUrlToPath(resource);
       int line = message->GetLineNumber(context).FromMaybe(0);
@@ -311,14 +314,19 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
   }
   if (syntax_error && has_location_in_text) {
     // The stack of a compile error only repeats the location.
-    v8::Local<v8::Value> error_text = exception;
-    body = StdString(isolate_, error_text);
+    body = StdString(isolate_, exception);
+  } else if (exception->IsNativeError() && body.size() > 2 && body.front() == '[' &&
+             body.back() == ']') {
+    // inspect() brackets an error without frames: "[Error: x]".
+    body = body.substr(1, body.size() - 2);
   }
   bool has_frames = body.find("\n    at ") != std::string::npos;
   if (!has_frames && !has_location_in_text && !message.IsEmpty()) {
     std::string resource = StdString(isolate_, message->GetScriptResourceName());
     int line = message->GetLineNumber(context).FromMaybe(0);
-    if (!resource.empty() && resource != "undefined" && line > 0) {
+    // A location inside hostloop's own scripts says nothing about the program.
+    if (!resource.empty() && resource != "undefined" && resource.rfind("hostloop:", 0) != 0 &&
+        line > 0) {
       body += "\n    at " + resource + ":" + std::to_string(line) + ":" +
               std::to_string(message->GetStartColumn(context).FromMaybe(0) + 1);
     }

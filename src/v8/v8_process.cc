@@ -23,6 +23,9 @@ std::unique_ptr<HostPlatform>& PlatformSlot() {
 base::Result<void> V8Process::Initialize(const char* argv0,
                                          const std::vector<std::string>& v8_flags) {
   CHECK(!initialized());
+  // Import assertions (`assert { type: 'json' }`) are behind a flag in V8 10.2.
+  static const char kDefaultFlags[] = "--harmony-import-assertions";
+  v8::V8::SetFlagsFromString(kDefaultFlags, sizeof kDefaultFlags - 1);
   if (!v8_flags.empty()) {
     // SetFlagsFromCommandLine removes the flags it knows; what is left over
     // is a typo the user should hear about.

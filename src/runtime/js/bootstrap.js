@@ -51,3 +51,29 @@ Object.defineProperty(global, 'hostloop', {
   configurable: true,
   enumerable: false,
 });
+
+// https://w3c.github.io/hr-time/#the-performance-attribute
+// performance.now() reads the loop's clock: the same time line as timers.
+class Performance extends global.EventTarget {
+  constructor() {
+    throw new TypeError('Illegal constructor');
+  }
+  now() {
+    return host.now();
+  }
+  get timeOrigin() {
+    return host.timeOrigin;
+  }
+  toJSON() {
+    return { timeOrigin: host.timeOrigin };
+  }
+}
+Object.defineProperty(Performance.prototype, Symbol.toStringTag, { value: 'Performance', configurable: true });
+const performance = internals.initEventTarget(Object.create(Performance.prototype));
+Object.defineProperty(global, 'Performance', { value: Performance, writable: true, configurable: true, enumerable: false });
+Object.defineProperty(global, 'performance', {
+  get() { return performance; },
+  set(value) { Object.defineProperty(global, 'performance', { value, writable: true, configurable: true, enumerable: true }); },
+  configurable: true,
+  enumerable: true,
+});
