@@ -54,6 +54,7 @@ need_tools=()
 command -v cmake >/dev/null || need_tools+=(cmake)
 command -v g++ >/dev/null || need_tools+=(g++)
 command -v make >/dev/null || need_tools+=(make)
+command -v python3 >/dev/null || need_tools+=(python3)
 [ -f /usr/include/gtest/gtest.h ] || need_tools+=(libgtest-dev libgmock-dev)
 [ -f /usr/include/benchmark/benchmark.h ] || need_tools+=(libbenchmark-dev)
 [ "${#need_tools[@]}" = 0 ] || apt_install "${need_tools[@]}"

@@ -54,6 +54,12 @@ def main():
     elif code != expected_exit:
         failures.append(f"exit code {code}, expected {expected_exit}")
 
+    # A sanitizer report fails the test even when the exit code was expected.
+    for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error: ",
+                   "WARNING: ThreadSanitizer"):
+        if marker in err:
+            failures.append("sanitizer report: " + marker)
+
     base = test[: -len(".mjs")]
     if os.path.exists(base + ".stdout"):
         with open(base + ".stdout", encoding="utf-8") as f:
