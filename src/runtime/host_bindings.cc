@@ -159,6 +159,11 @@ void TimerCancel(const FunctionCallbackInfo<Value>& info) {
   RuntimeOf(info)->timers().Cancel(info[0].As<v8::Int32>()->Value());
 }
 
+// refLoop() / unrefLoop(): something JS-side keeps the runtime alive (J3).
+void RefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_loop().Ref(); }
+
+void UnrefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_loop().Unref(); }
+
 // evaluateScript(source, name): runs a classic script in the global scope
 // (string timer handlers). Exceptions propagate to the caller.
 void EvaluateScript(const FunctionCallbackInfo<Value>& info) {
@@ -194,6 +199,8 @@ v8::Local<v8::Object> CreateHostObject(Runtime* runtime) {
   SetMethod(context, host, "timerStart", TimerStart);
   SetMethod(context, host, "timerCancel", TimerCancel);
   SetMethod(context, host, "evaluateScript", EvaluateScript);
+  SetMethod(context, host, "refLoop", RefLoop);
+  SetMethod(context, host, "unrefLoop", UnrefLoop);
 
   const std::vector<std::string>& args = runtime->options().args;
   v8::Local<v8::Array> js_args = v8::Array::New(isolate, static_cast<int>(args.size()));

@@ -77,3 +77,56 @@ Object.defineProperty(global, 'performance', {
   configurable: true,
   enumerable: true,
 });
+
+// J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
+// settles. V8 does not tell the platform when it cancels the delayed task
+// behind a waitAsync timeout (LESSONS 3), so the reference is held here, at
+// the JS level, from the call until the promise settles.
+const originalWaitAsync = Atomics.waitAsync;
+if (typeof originalWaitAsync === 'function') {
+  const ReflectApply = Reflect.apply;
+  const PromisePrototypeThen = Promise.prototype.then;
+  const release = () => host.unrefLoop();
+  const methods = {
+    waitAsync(typedArray, index, value, timeout) {
+      const result = ReflectApply(originalWaitAsync, Atomics, arguments);
+      if (result.async) {
+        host.refLoop();
+        ReflectApply(PromisePrototypeThen, result.value, [release, release]);
+      }
+      return result;
+    },
+  };
+  Object.defineProperty(Atomics, 'waitAsync', {
+    value: methods.waitAsync, writable: true, configurable: true, enumerable: false,
+  });
+}
+
+// J3: a pending async WebAssembly compile keeps the runtime alive: V8 compiles
+// on its worker threads and finishes with a foreground task, which the loop
+// must still be running to receive.
+if (typeof WebAssembly === 'object') {
+  const ReflectApply = Reflect.apply;
+  const PromisePrototypeThen = Promise.prototype.then;
+  const release = () => host.unrefLoop();
+  for (const name of ['compile', 'instantiate']) {
+    const original = WebAssembly[name];
+    if (typeof original !== 'function') continue;
+    const methods = {
+      [name](...args) {
+        const promise = ReflectApply(original, WebAssembly, args);
+        host.refLoop();
+        // The derived promise is what the caller gets, so a rejection the
+        // caller ignores is still reported as unhandled (J5).
+        return ReflectApply(PromisePrototypeThen, promise, [
+          (value) => { release(); return value; },
+          (reason) => { release(); throw reason; },
+        ]);
+      },
+    };
+    Object.defineProperty(methods[name], 'length', { value: original.length });
+    Object.defineProperty(WebAssembly, name, {
+      value: methods[name], writable: true, configurable: true, enumerable: false,
+    });
+  }
+}
