@@ -4,6 +4,7 @@
 // there must not crash the process.
 #include "runtime/host_bindings.h"
 
+#include "runtime/message_port.h"
 #include "runtime/module_loader.h"
 #include "runtime/runtime.h"
 #include "runtime/timers.h"
@@ -201,6 +202,8 @@ v8::Local<v8::Object> CreateHostObject(Runtime* runtime) {
   SetMethod(context, host, "evaluateScript", EvaluateScript);
   SetMethod(context, host, "refLoop", RefLoop);
   SetMethod(context, host, "unrefLoop", UnrefLoop);
+
+  MessagePortHandle::InstallBindings(runtime, host);
 
   const std::vector<std::string>& args = runtime->options().args;
   v8::Local<v8::Array> js_args = v8::Array::New(isolate, static_cast<int>(args.size()));

@@ -103,6 +103,7 @@ Runtime::~Runtime() {
   }
   main_promise_.Reset();
   main_module_.Reset();
+  message_port_template_.Reset();
   internals_.Reset();
   context_.Reset();
   isolate_->Exit();

@@ -105,6 +105,10 @@ class Runtime {
   v8::Local<v8::Object> internals() const { return internals_.Get(isolate_); }
   // internals[name] if it is a function.
   v8::MaybeLocal<v8::Function> InternalFunction(const char* name);
+  // MessagePort's template, and whether the runtime itself is constructing
+  // a port (script may not: "Illegal constructor").
+  v8::Global<v8::FunctionTemplate>& message_port_template() { return message_port_template_; }
+  bool& constructing_port() { return constructing_port_; }
   // Milliseconds since the runtime started (performance.now()).
   double NowMs() const;
   double time_origin_ms() const { return time_origin_ms_; }
@@ -126,6 +130,8 @@ class Runtime {
   v8host::RuntimeKey runtime_key_ = 0;
   v8::Global<v8::Context> context_;
   v8::Global<v8::Object> internals_;
+  v8::Global<v8::FunctionTemplate> message_port_template_;
+  bool constructing_port_ = false;
   std::unique_ptr<ModuleLoader> modules_;
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<RejectionTracker> rejections_;

@@ -1,0 +1,162 @@
+'use strict';
+// Channel messaging (MessageChannel, MessagePort) and structuredClone.
+// https://html.spec.whatwg.org/multipage/web-messaging.html#channel-messaging
+// https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone
+//
+// MessagePort objects are created natively (host.MessagePort is an API
+// constructor, so structured clone treats ports as host objects); their
+// methods live here and call into host.port*. Every delivery is a task of
+// its own (J6), queued by the native side.
+
+const TypeError = global.TypeError;
+const ReflectApply = Reflect.apply;
+const SymbolIterator = Symbol.iterator;
+const WeakSetCtor = WeakSet;
+const WeakSetHas = WeakSet.prototype.has;
+const WeakSetAdd = WeakSet.prototype.add;
+const WeakMapCtor = WeakMap;
+const WeakMapSet = WeakMap.prototype.set;
+const WeakMapGet = WeakMap.prototype.get;
+const ObjectDefineProperty = Object.defineProperty;
+const ObjectSetPrototypeOf = Object.setPrototypeOf;
+const EventTarget = global.EventTarget;
+const MessageEvent = global.MessageEvent;
+
+const MessagePort = host.MessagePort;
+const ports = new WeakSetCtor();
+// Both ends of a channel in this realm keep each other alive: a message
+// posted on one can always reach the other ("as if the entangled port had
+// a strong reference", HTML).
+const partners = new WeakMapCtor();
+
+function isMessagePort(value) {
+  return (typeof value === 'object' && value !== null) && ReflectApply(WeakSetHas, ports, [value]);
+}
+internals.isMessagePort = isMessagePort;
+
+function checkPort(value, method) {
+  if (!isMessagePort(value)) {
+    throw new TypeError(`Failed to execute '${method}' on 'MessagePort': Illegal invocation`);
+  }
+}
+
+// Called by the native side for every MessagePort it creates.
+internals.initMessagePort = function initMessagePort(port) {
+  internals.initEventTarget(port);
+  ReflectApply(WeakSetAdd, ports, [port]);
+};
+
+ObjectSetPrototypeOf(MessagePort.prototype, EventTarget.prototype);
+ObjectSetPrototypeOf(MessagePort, EventTarget);
+
+// postMessage(message, transfer) or postMessage(message, { transfer }).
+function transferList(transferOrOptions, method) {
+  if (transferOrOptions === undefined || transferOrOptions === null) return undefined;
+  if (typeof transferOrOptions !== 'object' && typeof transferOrOptions !== 'function') {
+    throw new TypeError(`Failed to execute '${method}': the second argument is neither an array nor an options object.`);
+  }
+  if (transferOrOptions[SymbolIterator] !== undefined) return transferOrOptions;
+  const transfer = transferOrOptions.transfer;
+  if (transfer === undefined) return undefined;
+  if (typeof transfer !== 'object' || transfer === null || transfer[SymbolIterator] === undefined) {
+    throw new TypeError(`Failed to execute '${method}': 'transfer' is not iterable.`);
+  }
+  return transfer;
+}
+internals.transferList = transferList;
+
+const methods = {
+  postMessage(message, transferOrOptions = undefined) {
+    checkPort(this, 'postMessage');
+    if (arguments.length < 1) {
+      throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': 1 argument required, but only 0 present.");
+    }
+    host.portPostMessage(this, message, transferList(transferOrOptions, 'postMessage'));
+  },
+  start() {
+    checkPort(this, 'start');
+    host.portStart(this);
+  },
+  close() {
+    checkPort(this, 'close');
+    host.portClose(this);
+  },
+};
+for (const name of ['postMessage', 'start', 'close']) {
+  ObjectDefineProperty(MessagePort.prototype, name, {
+    value: methods[name], writable: true, configurable: true, enumerable: true,
+  });
+}
+ObjectDefineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true });
+// Setting onmessage starts the port (HTML); addEventListener does not.
+internals.defineEventHandler(MessagePort.prototype, 'message', {
+  brandCheck: isMessagePort,
+  onSet(port, value) {
+    if (value !== null) host.portStart(port);
+  },
+});
+internals.defineEventHandler(MessagePort.prototype, 'messageerror', { brandCheck: isMessagePort });
+
+internals.deliverPortMessage = function deliverPortMessage(port, data, transferredPorts) {
+  const event = new MessageEvent('message', { data, ports: transferredPorts });
+  internals.markTrusted(event);
+  internals.dispatchEvent(port, event);
+};
+
+internals.deliverPortMessageError = function deliverPortMessageError(port) {
+  const event = new MessageEvent('messageerror');
+  internals.markTrusted(event);
+  internals.dispatchEvent(port, event);
+};
+
+// https://html.spec.whatwg.org/multipage/web-messaging.html#message-channels
+const channelPorts = new WeakMapCtor();
+class MessageChannel {
+  constructor() {
+    const [port1, port2] = host.createMessageChannel();
+    ReflectApply(WeakMapSet, partners, [port1, port2]);
+    ReflectApply(WeakMapSet, partners, [port2, port1]);
+    ReflectApply(WeakMapSet, channelPorts, [this, [port1, port2]]);
+  }
+  get port1() {
+    const pair = ReflectApply(WeakMapGet, channelPorts, [this]);
+    if (pair === undefined) throw new TypeError('Illegal invocation');
+    return pair[0];
+  }
+  get port2() {
+    const pair = ReflectApply(WeakMapGet, channelPorts, [this]);
+    if (pair === undefined) throw new TypeError('Illegal invocation');
+    return pair[1];
+  }
+}
+ObjectDefineProperty(MessageChannel.prototype, Symbol.toStringTag, { value: 'MessageChannel', configurable: true });
+for (const name of ['port1', 'port2']) {
+  const descriptor = Object.getOwnPropertyDescriptor(MessageChannel.prototype, name);
+  descriptor.enumerable = true;
+  ObjectDefineProperty(MessageChannel.prototype, name, descriptor);
+}
+
+// https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone
+function structuredClone(value, options = undefined) {
+  if (arguments.length < 1) {
+    throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
+  }
+  if (options !== undefined && options !== null && typeof options !== 'object') {
+    throw new TypeError("Failed to execute 'structuredClone': The provided value is not of type 'StructuredSerializeOptions'.");
+  }
+  let transfer;
+  if (options !== undefined && options !== null && options.transfer !== undefined) {
+    transfer = options.transfer;
+    if (typeof transfer !== 'object' || transfer === null || transfer[SymbolIterator] === undefined) {
+      throw new TypeError("Failed to execute 'structuredClone': 'transfer' is not iterable.");
+    }
+  }
+  return host.structuredClone(value, transfer);
+}
+
+for (const [name, value] of [['MessagePort', MessagePort], ['MessageChannel', MessageChannel],
+  ['structuredClone', structuredClone]]) {
+  ObjectDefineProperty(global, name, {
+    value, writable: true, configurable: true, enumerable: name === 'structuredClone',
+  });
+}

@@ -1,0 +1,320 @@
+#include "runtime/message_port.h"
+
+#include <vector>
+
+#include "base/check.h"
+#include "runtime/runtime.h"
+#include "runtime/v8_util.h"
+
+namespace hostloop::runtime {
+
+// ---- PortCore ----------------------------------------------------------------
+
+std::pair<std::shared_ptr<PortCore>, std::shared_ptr<PortCore>> PortCore::CreatePair() {
+  std::shared_ptr<PortCore> a(new PortCore());
+  std::shared_ptr<PortCore> b(new PortCore());
+  {
+    base::MutexLock lock(a->mutex_);
+    a->peer_ = b;
+  }
+  {
+    base::MutexLock lock(b->mutex_);
+    b->peer_ = a;
+  }
+  return {std::move(a), std::move(b)};
+}
+
+std::shared_ptr<PortCore> PortCore::peer() {
+  base::MutexLock lock(mutex_);
+  return peer_.lock();
+}
+
+bool PortCore::closed() {
+  base::MutexLock lock(mutex_);
+  return closed_;
+}
+
+void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
+  std::shared_ptr<loop::EventLoop> loop;
+  bool same_thread = false;
+  uint64_t attachment = 0;
+  {
+    base::MutexLock lock(mutex_);
+    if (closed_) return;  // `message` is destroyed after the lock is released
+    queue_.push_back(std::move(message));
+    if (!enabled_ || !loop_) return;
+    loop = loop_;
+    same_thread = owner_thread_ == std::this_thread::get_id();
+    attachment = attachment_;
+    ++scheduled_;
+  }
+  ScheduleDeliveries(std::move(loop), same_thread, attachment, 1);
+}
+
+void PortCore::ScheduleDeliveries(std::shared_ptr<loop::EventLoop> loop, bool same_thread,
+                                  uint64_t attachment, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    loop::Task deliver = [core = shared_from_this(), attachment] { core->DeliverOne(attachment); };
+    if (same_thread) {
+      loop->PostOrdered(std::move(deliver));
+    } else {
+      loop->PostInternal(std::move(deliver));
+    }
+  }
+}
+
+void PortCore::DeliverOne(uint64_t attachment) {
+  std::unique_ptr<SerializedMessage> message;
+  {
+    base::MutexLock lock(mutex_);
+    if (attachment != attachment_) return;  // scheduled for a former owner
+    if (scheduled_ > 0) --scheduled_;
+    if (closed_ || queue_.empty() || handle_ == nullptr) return;
+    message = std::move(queue_.front());
+    queue_.pop_front();
+  }
+  handle_->Dispatch(std::move(message));
+}
+
+void PortCore::Attach(MessagePortHandle* handle, std::shared_ptr<loop::EventLoop> loop) {
+  base::MutexLock lock(mutex_);
+  handle_ = handle;
+  loop_ = std::move(loop);
+  owner_thread_ = std::this_thread::get_id();
+  ++attachment_;
+  scheduled_ = 0;
+  // A transferred port arrives started only once its new owner starts it.
+  enabled_ = false;
+}
+
+void PortCore::Detach() {
+  base::MutexLock lock(mutex_);
+  handle_ = nullptr;
+  loop_.reset();
+  ++attachment_;
+  scheduled_ = 0;
+  enabled_ = false;
+}
+
+void PortCore::Enable() {
+  std::shared_ptr<loop::EventLoop> loop;
+  std::size_t count;
+  uint64_t attachment;
+  {
+    base::MutexLock lock(mutex_);
+    if (enabled_ || closed_ || !loop_) {
+      enabled_ = enabled_ || (!closed_ && loop_);
+      return;
+    }
+    enabled_ = true;
+    count = queue_.size() - std::min(queue_.size(), scheduled_);
+    scheduled_ += count;
+    loop = loop_;
+    attachment = attachment_;
+  }
+  ScheduleDeliveries(std::move(loop), true, attachment, count);
+}
+
+void PortCore::Close() {
+  std::shared_ptr<PortCore> other;
+  std::deque<std::unique_ptr<SerializedMessage>> dropped;
+  {
+    base::MutexLock lock(mutex_);
+    closed_ = true;
+    other = peer_.lock();
+    peer_.reset();
+    dropped.swap(queue_);
+  }
+  if (other) {
+    base::MutexLock lock(other->mutex_);
+    other->peer_.reset();
+  }
+  // `dropped` messages (and any ports they carried) are released here.
+}
+
+// ---- MessagePortHandle -------------------------------------------------------
+
+namespace {
+
+constexpr int kHandleField = 0;
+
+Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  return Runtime::From(info.GetIsolate());
+}
+
+// new MessagePort() from script is an illegal constructor; the runtime
+// creates ports through NewPort().
+void PortConstructor(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (!info.IsConstructCall() || !RuntimeOf(info)->constructing_port()) {
+    ThrowTypeError(info.GetIsolate(), "Illegal constructor");
+  }
+}
+
+MessagePortHandle* ThisPort(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  MessagePortHandle* handle = MessagePortHandle::FromObject(info.GetIsolate(), info[0]);
+  if (handle == nullptr) ThrowTypeError(info.GetIsolate(), "Illegal invocation");
+  return handle;
+}
+
+// createMessageChannel() -> [port1, port2]
+void CreateMessageChannel(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  auto [a, b] = PortCore::CreatePair();
+  v8::Local<v8::Array> ports = v8::Array::New(isolate, 2);
+  ports->Set(context, 0, MessagePortHandle::NewPort(runtime, std::move(a))).Check();
+  ports->Set(context, 1, MessagePortHandle::NewPort(runtime, std::move(b))).Check();
+  info.GetReturnValue().Set(ports);
+}
+
+// portPostMessage(port, message, transfer)
+// https://html.spec.whatwg.org/multipage/web-messaging.html#message-port-post-message-steps
+void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  MessagePortHandle* handle = ThisPort(info);
+  if (handle == nullptr) return;
+  Runtime* runtime = RuntimeOf(info);
+  v8::Local<v8::Object> port = info[0].As<v8::Object>();
+  // Step 4: serialize (transfer included) even when nobody will receive it,
+  // so DataCloneError is thrown at the call.
+  std::unique_ptr<SerializedMessage> message = Serialize(runtime, info[1], info[2], port);
+  if (!message) return;
+  std::shared_ptr<PortCore> target = handle->core() ? handle->core()->peer() : nullptr;
+  // Steps 2, 6: no entangled port: the message (and what it moved) is gone.
+  if (target) target->Enqueue(std::move(message));
+}
+
+void PortStart(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  MessagePortHandle* handle = ThisPort(info);
+  if (handle != nullptr && handle->core()) handle->core()->Enable();
+}
+
+void PortClose(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  MessagePortHandle* handle = ThisPort(info);
+  if (handle != nullptr && handle->core()) handle->core()->Close();
+}
+
+// structuredClone(value, transfer)
+void StructuredClone(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  std::unique_ptr<SerializedMessage> message = Serialize(runtime, info[0], info[1]);
+  if (!message) return;
+  std::vector<v8::Local<v8::Object>> ports;
+  v8::Local<v8::Value> result;
+  if (Deserialize(runtime, *message, &ports).ToLocal(&result)) info.GetReturnValue().Set(result);
+}
+
+}  // namespace
+
+MessagePortHandle::MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core)
+    : runtime_(runtime), core_(std::move(core)) {}
+
+MessagePortHandle::~MessagePortHandle() {
+  if (core_) {
+    core_->Detach();
+    // A collected port can never be used again: disentangle it (HTML).
+    core_->Close();
+  }
+}
+
+v8::Local<v8::FunctionTemplate> MessagePortHandle::Template(Runtime* runtime) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Global<v8::FunctionTemplate>& slot = runtime->message_port_template();
+  if (slot.IsEmpty()) {
+    v8::Local<v8::FunctionTemplate> tmpl = v8::FunctionTemplate::New(isolate, PortConstructor);
+    tmpl->SetClassName(V8Symbol(isolate, "MessagePort"));
+    tmpl->InstanceTemplate()->SetInternalFieldCount(1);
+    slot.Reset(isolate, tmpl);
+  }
+  return slot.Get(isolate);
+}
+
+v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_ptr<PortCore> core) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::EscapableHandleScope scope(isolate);
+  v8::Local<v8::Context> context = runtime->context();
+  runtime->constructing_port() = true;
+  v8::Local<v8::Object> object =
+      Template(runtime)->GetFunction(context).ToLocalChecked()->NewInstance(context).ToLocalChecked();
+  runtime->constructing_port() = false;
+  auto* handle = new MessagePortHandle(runtime, std::move(core));
+  object->SetAlignedPointerInInternalField(kHandleField, handle);
+  handle->wrapper_.Reset(isolate, object);
+  handle->wrapper_.SetWeak(handle, OnCollected, v8::WeakCallbackType::kParameter);
+  handle->core_->Attach(handle, runtime->event_loop().shared_from_this());
+  v8::Local<v8::Function> init;
+  if (runtime->InternalFunction("initMessagePort").ToLocal(&init)) {
+    v8::Local<v8::Value> argv[] = {object};
+    init->Call(context, v8::Undefined(isolate), 1, argv).FromMaybe(v8::Local<v8::Value>());
+  }
+  return scope.Escape(object);
+}
+
+MessagePortHandle* MessagePortHandle::FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value) {
+  if (!value->IsObject()) return nullptr;
+  Runtime* runtime = Runtime::From(isolate);
+  if (runtime->message_port_template().IsEmpty()) return nullptr;
+  v8::Local<v8::Object> object = value.As<v8::Object>();
+  if (!Template(runtime)->HasInstance(object) || object->InternalFieldCount() < 1) return nullptr;
+  return static_cast<MessagePortHandle*>(object->GetAlignedPointerFromInternalField(kHandleField));
+}
+
+void MessagePortHandle::OnCollected(const v8::WeakCallbackInfo<MessagePortHandle>& info) {
+  MessagePortHandle* handle = info.GetParameter();
+  handle->wrapper_.Reset();
+  delete handle;
+}
+
+std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
+  std::shared_ptr<PortCore> core = std::move(core_);
+  if (core) core->Detach();
+  return core;
+}
+
+void MessagePortHandle::Dispatch(std::unique_ptr<SerializedMessage> message) {
+  Runtime* runtime = runtime_;
+  if (runtime->stopping()) return;
+  v8::Isolate* isolate = runtime->isolate();
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Context> context = runtime->context();
+  v8::Local<v8::Object> port = wrapper_.Get(isolate);
+  std::vector<v8::Local<v8::Object>> ports;
+  v8::Local<v8::Value> data;
+  {
+    v8::TryCatch try_catch(isolate);
+    if (!Deserialize(runtime, *message, &ports).ToLocal(&data)) {
+      if (try_catch.HasTerminated()) return;
+      data.Clear();
+    }
+  }
+  v8::Local<v8::Function> deliver;
+  if (data.IsEmpty()) {
+    // https://html.spec.whatwg.org/multipage/web-messaging.html step "messageerror"
+    if (!runtime->InternalFunction("deliverPortMessageError").ToLocal(&deliver)) return;
+    v8::Local<v8::Value> argv[] = {port};
+    runtime->CallAndReport(deliver, v8::Undefined(isolate), 1, argv);
+    return;
+  }
+  if (!runtime->InternalFunction("deliverPortMessage").ToLocal(&deliver)) return;
+  v8::Local<v8::Array> port_array = v8::Array::New(isolate, static_cast<int>(ports.size()));
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    port_array->Set(context, static_cast<uint32_t>(i), ports[i]).Check();
+  }
+  v8::Local<v8::Value> argv[] = {port, data, port_array};
+  runtime->CallAndReport(deliver, v8::Undefined(isolate), 3, argv);
+}
+
+void MessagePortHandle::InstallBindings(Runtime* runtime, v8::Local<v8::Object> host) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Context> context = runtime->context();
+  host->Set(context, V8Symbol(isolate, "MessagePort"),
+            Template(runtime)->GetFunction(context).ToLocalChecked())
+      .Check();
+  SetMethod(context, host, "createMessageChannel", CreateMessageChannel);
+  SetMethod(context, host, "portPostMessage", PortPostMessage);
+  SetMethod(context, host, "portStart", PortStart);
+  SetMethod(context, host, "portClose", PortClose);
+  SetMethod(context, host, "structuredClone", StructuredClone);
+}
+
+}  // namespace hostloop::runtime

@@ -1,0 +1,108 @@
+// MessagePort and MessageChannel (HTML "channel messaging", J6, W2).
+// https://html.spec.whatwg.org/multipage/web-messaging.html#message-ports
+//
+// Two layers:
+//  - PortCore: the thread-safe state of one end of a channel: its port
+//    message queue, whether it is enabled (started), its entangled peer, and
+//    which runtime owns it now. Cores outlive the JS objects and move
+//    between runtimes when a port is transferred.
+//  - MessagePortHandle: the owning runtime's side, tied to the JS MessagePort
+//    object (an API object, so structured clone sees it as a host object).
+//
+// Delivery: every message is a task of its own. Posted from the owner's home
+// thread (both ends in one runtime) it is an ordered-lane entry, so it keeps
+// its place among timers and other macrotasks (L3); posted from another
+// thread it is an internal-lane entry (messages crossing threads, L4).
+#pragma once
+
+#include <v8.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <thread>
+#include <utility>
+
+#include "base/thread_annotations.h"
+#include "loop/event_loop.h"
+#include "runtime/serializer.h"
+
+namespace hostloop::runtime {
+
+class MessagePortHandle;
+class Runtime;
+
+class PortCore : public std::enable_shared_from_this<PortCore> {
+ public:
+  static std::pair<std::shared_ptr<PortCore>, std::shared_ptr<PortCore>> CreatePair();
+
+  // Thread-safe. Queues `message` for this end; dropped when it is closed.
+  void Enqueue(std::unique_ptr<SerializedMessage> message);
+  // Thread-safe. The entangled end, or null once disentangled.
+  std::shared_ptr<PortCore> peer();
+  // Thread-safe. Disentangles both ends; this end's queue is dropped.
+  void Close();
+  bool closed();
+
+  // Owner's home thread: binds the core to `handle` in `loop`'s runtime.
+  void Attach(MessagePortHandle* handle, std::shared_ptr<loop::EventLoop> loop);
+  // Owner's home thread: unbinds (transfer or GC). Queued messages stay.
+  void Detach();
+  // Owner's home thread: start(): enables the queue and schedules delivery.
+  void Enable();
+
+ private:
+  PortCore() = default;
+  // Runs one delivery on the owner's home thread.
+  void DeliverOne(uint64_t attachment);
+  // Posts delivery entries for `count` messages; called without the lock.
+  void ScheduleDeliveries(std::shared_ptr<loop::EventLoop> loop, bool same_thread,
+                          uint64_t attachment, std::size_t count);
+
+  base::Mutex mutex_;
+  std::deque<std::unique_ptr<SerializedMessage>> queue_ GUARDED_BY(mutex_);
+  std::weak_ptr<PortCore> peer_ GUARDED_BY(mutex_);
+  bool enabled_ GUARDED_BY(mutex_) = false;
+  bool closed_ GUARDED_BY(mutex_) = false;
+  std::shared_ptr<loop::EventLoop> loop_ GUARDED_BY(mutex_);
+  std::thread::id owner_thread_ GUARDED_BY(mutex_);
+  // Bumped on every Attach, so entries scheduled for a former owner are
+  // recognised and do nothing.
+  uint64_t attachment_ GUARDED_BY(mutex_) = 0;
+  // Delivery entries posted for the current attachment and not yet run.
+  std::size_t scheduled_ GUARDED_BY(mutex_) = 0;
+  // Owner's home thread only.
+  MessagePortHandle* handle_ = nullptr;
+};
+
+class MessagePortHandle {
+ public:
+  // Creates the JS MessagePort of `runtime` for `core`.
+  static v8::Local<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core);
+  // The handle behind a JS MessagePort, or null for anything else.
+  static MessagePortHandle* FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value);
+  // The FunctionTemplate of MessagePort for `runtime`'s isolate.
+  static v8::Local<v8::FunctionTemplate> Template(Runtime* runtime);
+  // Adds the MessagePort/MessageChannel/structuredClone natives to `host`.
+  static void InstallBindings(Runtime* runtime, v8::Local<v8::Object> host);
+
+  // Transfers the port away: the JS object is left disentangled and inert.
+  std::shared_ptr<PortCore> Disentangle();
+  const std::shared_ptr<PortCore>& core() const { return core_; }
+  Runtime* runtime() const { return runtime_; }
+
+  // Delivers `message` to the JS object as a `message` (or `messageerror`)
+  // event.
+  void Dispatch(std::unique_ptr<SerializedMessage> message);
+
+ private:
+  MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core);
+  ~MessagePortHandle();
+  static void OnCollected(const v8::WeakCallbackInfo<MessagePortHandle>& info);
+
+  Runtime* const runtime_;
+  std::shared_ptr<PortCore> core_;
+  v8::Global<v8::Object> wrapper_;
+};
+
+}  // namespace hostloop::runtime

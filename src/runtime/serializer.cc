@@ -1,0 +1,251 @@
+#include "runtime/serializer.h"
+
+#include <algorithm>
+
+#include "runtime/message_port.h"
+#include "runtime/runtime.h"
+#include "runtime/v8_util.h"
+
+namespace hostloop::runtime {
+
+void ThrowDataCloneError(v8::Isolate* isolate, v8::Local<v8::String> message) {
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  v8::Local<v8::Value> constructor;
+  v8::Local<v8::Value> error;
+  v8::Local<v8::Value> argv[] = {message, V8Symbol(isolate, "DataCloneError")};
+  if (context->Global()->Get(context, V8Symbol(isolate, "DOMException")).ToLocal(&constructor) &&
+      constructor->IsFunction() &&
+      constructor.As<v8::Function>()->NewInstance(context, 2, argv).ToLocal(&error)) {
+    isolate->ThrowException(error);
+    return;
+  }
+  isolate->ThrowException(v8::Exception::Error(message));
+}
+
+namespace {
+
+class SerializerDelegate final : public v8::ValueSerializer::Delegate {
+ public:
+  SerializerDelegate(v8::Isolate* isolate, SerializedMessage* message,
+                     const std::vector<v8::Local<v8::Object>>& transferred_ports)
+      : isolate_(isolate), message_(message), transferred_ports_(transferred_ports) {}
+
+  void set_serializer(v8::ValueSerializer* serializer) { serializer_ = serializer; }
+
+  void ThrowDataCloneError(v8::Local<v8::String> text) override {
+    runtime::ThrowDataCloneError(isolate_, text);
+  }
+
+  // Host objects: only MessagePorts that are listed in the transfer list.
+  v8::Maybe<bool> WriteHostObject(v8::Isolate* isolate, v8::Local<v8::Object> object) override {
+    auto it = std::find(transferred_ports_.begin(), transferred_ports_.end(), object);
+    if (it == transferred_ports_.end()) {
+      const char* text = MessagePortHandle::FromObject(isolate, object) != nullptr
+                             ? "A MessagePort could not be cloned because it was not transferred."
+                             : "An object could not be cloned.";
+      ThrowDataCloneError(V8String(isolate, text));
+      return v8::Nothing<bool>();
+    }
+    serializer_->WriteUint32(static_cast<uint32_t>(it - transferred_ports_.begin()));
+    return v8::Just(true);
+  }
+
+  v8::Maybe<uint32_t> GetSharedArrayBufferId(v8::Isolate* isolate,
+                                             v8::Local<v8::SharedArrayBuffer> buffer) override {
+    for (std::size_t i = 0; i < shared_buffers_.size(); ++i) {
+      if (shared_buffers_[i] == buffer) return v8::Just(static_cast<uint32_t>(i));
+    }
+    shared_buffers_.push_back(buffer);
+    message_->shared_array_buffers.push_back(buffer->GetBackingStore());
+    return v8::Just(static_cast<uint32_t>(shared_buffers_.size() - 1));
+  }
+
+  v8::Maybe<uint32_t> GetWasmModuleTransferId(v8::Isolate* isolate,
+                                              v8::Local<v8::WasmModuleObject> module) override {
+    message_->wasm_modules.push_back(module->GetCompiledModule());
+    return v8::Just(static_cast<uint32_t>(message_->wasm_modules.size() - 1));
+  }
+
+ private:
+  v8::Isolate* const isolate_;
+  SerializedMessage* const message_;
+  const std::vector<v8::Local<v8::Object>>& transferred_ports_;
+  std::vector<v8::Local<v8::SharedArrayBuffer>> shared_buffers_;
+  v8::ValueSerializer* serializer_ = nullptr;
+};
+
+class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
+ public:
+  DeserializerDelegate(Runtime* runtime, SerializedMessage* message,
+                       std::vector<v8::Local<v8::Object>>* ports)
+      : runtime_(runtime), message_(message), ports_(ports) {}
+
+  void set_deserializer(v8::ValueDeserializer* deserializer) { deserializer_ = deserializer; }
+
+  v8::MaybeLocal<v8::Object> ReadHostObject(v8::Isolate* isolate) override {
+    uint32_t index;
+    if (!deserializer_->ReadUint32(&index) || index >= port_objects_.size()) {
+      ThrowDataCloneError(isolate, V8String(isolate, "Invalid message: unknown host object"));
+      return {};
+    }
+    return port_objects_[index];
+  }
+
+  v8::MaybeLocal<v8::SharedArrayBuffer> GetSharedArrayBufferFromId(v8::Isolate* isolate,
+                                                                   uint32_t id) override {
+    if (id >= message_->shared_array_buffers.size()) return {};
+    return v8::SharedArrayBuffer::New(isolate, message_->shared_array_buffers[id]);
+  }
+
+  v8::MaybeLocal<v8::WasmModuleObject> GetWasmModuleFromId(v8::Isolate* isolate,
+                                                           uint32_t id) override {
+    if (id >= message_->wasm_modules.size()) return {};
+    return v8::WasmModuleObject::FromCompiledModule(isolate, message_->wasm_modules[id]);
+  }
+
+  // Creates this runtime's MessagePorts for the transferred cores, in order,
+  // before the value is read (it may reference them more than once).
+  void AdoptPorts() {
+    for (std::shared_ptr<PortCore>& core : message_->ports) {
+      v8::Local<v8::Object> port = MessagePortHandle::NewPort(runtime_, std::move(core));
+      port_objects_.push_back(port);
+      ports_->push_back(port);
+    }
+    message_->ports.clear();
+  }
+
+ private:
+  Runtime* const runtime_;
+  SerializedMessage* const message_;
+  std::vector<v8::Local<v8::Object>>* const ports_;
+  std::vector<v8::Local<v8::Object>> port_objects_;
+  v8::ValueDeserializer* deserializer_ = nullptr;
+};
+
+// Reads `transfer` (undefined or an iterable of objects) into ArrayBuffers
+// and MessagePorts. Throws DataCloneError for anything else, duplicates,
+// detached buffers, SharedArrayBuffers and the source port itself.
+bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
+                     v8::Local<v8::Object> source_port,
+                     std::vector<v8::Local<v8::ArrayBuffer>>* buffers,
+                     std::vector<v8::Local<v8::Object>>* ports) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Context> context = runtime->context();
+  if (transfer.IsEmpty() || transfer->IsUndefined() || transfer->IsNull()) return true;
+  v8::Local<v8::Array> list;
+  if (transfer->IsArray()) {
+    list = transfer.As<v8::Array>();
+  } else {
+    // An arbitrary iterable: let JS turn it into an array.
+    v8::Local<v8::Value> array_from;
+    v8::Local<v8::Value> array_ctor;
+    if (!context->Global()->Get(context, V8Symbol(isolate, "Array")).ToLocal(&array_ctor) ||
+        !array_ctor.As<v8::Object>()->Get(context, V8Symbol(isolate, "from")).ToLocal(&array_from)) {
+      return false;
+    }
+    if (!transfer->IsObject()) {
+      ThrowTypeError(isolate, "The transfer list must be an iterable of objects.");
+      return false;
+    }
+    v8::Local<v8::Value> argv[] = {transfer};
+    v8::Local<v8::Value> converted;
+    if (!array_from.As<v8::Function>()->Call(context, array_ctor, 1, argv).ToLocal(&converted)) {
+      return false;
+    }
+    list = converted.As<v8::Array>();
+  }
+  for (uint32_t i = 0; i < list->Length(); ++i) {
+    v8::Local<v8::Value> item;
+    if (!list->Get(context, i).ToLocal(&item)) return false;
+    if (item->IsArrayBuffer()) {
+      v8::Local<v8::ArrayBuffer> buffer = item.As<v8::ArrayBuffer>();
+      if (std::find(buffers->begin(), buffers->end(), buffer) != buffers->end()) {
+        ThrowDataCloneError(isolate, V8String(isolate, "An ArrayBuffer is listed more than once in the transfer list."));
+        return false;
+      }
+      if (buffer->WasDetached() || !buffer->IsDetachable()) {
+        ThrowDataCloneError(isolate, V8String(isolate, "An ArrayBuffer is detached and could not be transferred."));
+        return false;
+      }
+      buffers->push_back(buffer);
+    } else if (MessagePortHandle* handle = MessagePortHandle::FromObject(isolate, item)) {
+      v8::Local<v8::Object> port = item.As<v8::Object>();
+      if (!source_port.IsEmpty() && port == source_port) {
+        ThrowDataCloneError(isolate, V8String(isolate, "A port cannot be transferred through itself."));
+        return false;
+      }
+      if (std::find(ports->begin(), ports->end(), port) != ports->end()) {
+        ThrowDataCloneError(isolate, V8String(isolate, "A MessagePort is listed more than once in the transfer list."));
+        return false;
+      }
+      if (!handle->core()) {
+        ThrowDataCloneError(isolate, V8String(isolate, "A MessagePort was already transferred."));
+        return false;
+      }
+      ports->push_back(port);
+    } else if (item->IsSharedArrayBuffer()) {
+      ThrowDataCloneError(isolate, V8String(isolate, "A SharedArrayBuffer cannot be transferred; it is shared."));
+      return false;
+    } else {
+      ThrowDataCloneError(isolate, V8String(isolate, "Value in the transfer list is not transferable."));
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Value> value,
+                                             v8::Local<v8::Value> transfer,
+                                             v8::Local<v8::Object> source_port) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Context> context = runtime->context();
+  std::vector<v8::Local<v8::ArrayBuffer>> buffers;
+  std::vector<v8::Local<v8::Object>> ports;
+  if (!CollectTransfer(runtime, transfer, source_port, &buffers, &ports)) return nullptr;
+
+  auto message = std::make_unique<SerializedMessage>();
+  SerializerDelegate delegate(isolate, message.get(), ports);
+  v8::ValueSerializer serializer(isolate, &delegate);
+  delegate.set_serializer(&serializer);
+  serializer.WriteHeader();
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    serializer.TransferArrayBuffer(static_cast<uint32_t>(i), buffers[i]);
+  }
+  if (serializer.WriteValue(context, value).IsNothing()) return nullptr;
+  auto [data, size] = serializer.Release();
+  message->data.reset(data);
+  message->size = size;
+
+  // Only now that serialization succeeded does anything move.
+  for (v8::Local<v8::ArrayBuffer> buffer : buffers) {
+    message->array_buffers.push_back(buffer->GetBackingStore());
+    buffer->Detach();
+  }
+  for (v8::Local<v8::Object> port : ports) {
+    message->ports.push_back(MessagePortHandle::FromObject(isolate, port)->Disentangle());
+  }
+  return message;
+}
+
+v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& message,
+                                      std::vector<v8::Local<v8::Object>>* ports) {
+  // No handle scope of its own: the ports it creates belong to the caller's.
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Context> context = runtime->context();
+  DeserializerDelegate delegate(runtime, &message, ports);
+  v8::ValueDeserializer deserializer(isolate, message.data.get(), message.size, &delegate);
+  delegate.set_deserializer(&deserializer);
+  delegate.AdoptPorts();
+  if (deserializer.ReadHeader(context).IsNothing()) return {};
+  for (std::size_t i = 0; i < message.array_buffers.size(); ++i) {
+    deserializer.TransferArrayBuffer(static_cast<uint32_t>(i),
+                                     v8::ArrayBuffer::New(isolate, message.array_buffers[i]));
+  }
+  v8::Local<v8::Value> value;
+  if (!deserializer.ReadValue(context).ToLocal(&value)) return {};
+  return value;
+}
+
+}  // namespace hostloop::runtime

@@ -1,0 +1,52 @@
+// Structured clone (W2) on V8's ValueSerializer/ValueDeserializer: the
+// format postMessage and structuredClone use, within a thread or across.
+//
+// https://html.spec.whatwg.org/multipage/structured-data.html#structuredserializewithtransfer
+//
+// A SerializedMessage owns everything a message carries: the bytes, the
+// contents of transferred ArrayBuffers (their sources are detached), the
+// shared memory of SharedArrayBuffers (shared, not copied), and the cores of
+// transferred MessagePorts. It may cross threads; it is deserialized once.
+#pragma once
+
+#include <v8.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace hostloop::runtime {
+
+class PortCore;
+class Runtime;
+
+struct SerializedMessage {
+  struct FreeDeleter {
+    void operator()(uint8_t* data) const { std::free(data); }
+  };
+  std::unique_ptr<uint8_t, FreeDeleter> data;
+  std::size_t size = 0;
+  std::vector<std::shared_ptr<v8::BackingStore>> array_buffers;
+  std::vector<std::shared_ptr<v8::BackingStore>> shared_array_buffers;
+  std::vector<std::shared_ptr<PortCore>> ports;
+  std::vector<v8::CompiledWasmModule> wasm_modules;
+};
+
+// Serializes `value`, moving what `transfer` lists (ArrayBuffers, MessagePorts;
+// a JS iterable or undefined). `source_port` is the port posting the message,
+// which may not be transferred through itself. On failure a DataCloneError
+// (or the exception a getter threw) is pending and the result is null; nothing
+// was detached.
+std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Value> value,
+                                             v8::Local<v8::Value> transfer,
+                                             v8::Local<v8::Object> source_port = {});
+
+// Rebuilds the value in `runtime`; transferred ports become MessagePorts of
+// this runtime, appended to `ports` (MessageEvent.ports).
+v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& message,
+                                      std::vector<v8::Local<v8::Object>>* ports);
+
+// Throws a DOMException named DataCloneError with `message`.
+void ThrowDataCloneError(v8::Isolate* isolate, v8::Local<v8::String> message);
+
+}  // namespace hostloop::runtime
