@@ -4,6 +4,8 @@
 // there must not crash the process.
 #include "runtime/host_bindings.h"
 
+#include <chrono>
+
 #include "runtime/message_port.h"
 #include "runtime/module_loader.h"
 #include "runtime/runtime.h"
@@ -165,6 +167,31 @@ void RefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_l
 
 void UnrefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_loop().Unref(); }
 
+// postSchedulerToken(delayMs, task?): one ordered-lane entry that runs
+// internals.runSchedulerToken(task) (scheduler.js).
+void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  v8::Isolate* isolate = info.GetIsolate();
+  double delay_ms = info.Length() > 0 && info[0]->IsNumber() ? info[0].As<v8::Number>()->Value() : 0;
+  v8::Global<Value> task;
+  if (info.Length() > 1 && info[1]->IsObject()) task.Reset(isolate, info[1]);
+  auto delay = std::chrono::duration_cast<loop::Duration>(
+      std::chrono::duration<double, std::milli>(delay_ms > 0 ? delay_ms : 0));
+  runtime->event_loop().ScheduleOrdered(
+      [runtime, task = std::move(task)]() mutable {
+        v8::Isolate* isolate = runtime->isolate();
+        v8::HandleScope scope(isolate);
+        v8::Local<v8::Function> run;
+        if (runtime->stopping() || !runtime->InternalFunction("runSchedulerToken").ToLocal(&run)) {
+          return;
+        }
+        v8::Local<Value> argv[] = {task.IsEmpty() ? v8::Undefined(isolate).As<Value>()
+                                                  : task.Get(isolate)};
+        runtime->CallAndReport(run, v8::Undefined(isolate), 1, argv);
+      },
+      delay);
+}
+
 // evaluateScript(source, name): runs a classic script in the global scope
 // (string timer handlers). Exceptions propagate to the caller.
 void EvaluateScript(const FunctionCallbackInfo<Value>& info) {
@@ -201,6 +228,7 @@ v8::Local<v8::Object> CreateHostObject(Runtime* runtime) {
   SetMethod(context, host, "timerCancel", TimerCancel);
   SetMethod(context, host, "evaluateScript", EvaluateScript);
   SetMethod(context, host, "refLoop", RefLoop);
+  SetMethod(context, host, "postSchedulerToken", PostSchedulerToken);
   SetMethod(context, host, "unrefLoop", UnrefLoop);
 
   MessagePortHandle::InstallBindings(runtime, host);
