@@ -1,0 +1,542 @@
+#!/usr/bin/env python3
+"""Table-driven tests of the hostloop command line: options, bad input,
+error reports and module loading failures (README "Exit codes").
+
+    python3 tests/cli_test.py build/release/hostloop [NAME_SUBSTRING...]
+
+Each case runs the binary in a fresh temporary directory (its cwd) holding
+the case's files, and checks the exit code, stdout and stderr. Expectations
+are substrings (str) or regular expressions (re.Pattern, searched with
+re.MULTILINE), each list matched in order. In argv, file contents and
+expectations, "{dir}" stands for the case's directory and "{url}" for its
+file: URL (in a regular expression, both are escaped).
+
+Whatever a case expects, a crash fails it: death by a signal, an exit code of
+128 or more, or a crash report ("Aborted", "Segmentation fault", "terminate
+called", V8's "Fatal error", a failed CHECK, a sanitizer report) on stderr.
+Stdlib only.
+"""
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+CRASH_MARKERS = (
+    "Aborted",
+    "Segmentation fault",
+    "terminate called",
+    "core dumped",
+    "Fatal error",
+    "Check failed",
+    "CHECK failed",
+    "ERROR: AddressSanitizer",
+    "ERROR: LeakSanitizer",
+    "runtime error: ",
+    "WARNING: ThreadSanitizer",
+)
+
+
+def R(pattern: str) -> "re.Pattern[str]":
+    """A regular-expression expectation ({dir} and {url} are filled in, escaped)."""
+    return re.compile(pattern, re.MULTILINE)
+
+
+@dataclass
+class Case:
+    name: str
+    argv: list  # arguments after the binary
+    files: dict = field(default_factory=dict)  # relative path -> str or bytes
+    exit: int = 0
+    stdout: list = field(default_factory=list)  # in-order expectations
+    stderr: list = field(default_factory=list)
+    stdout_exact: Optional[str] = None
+    stderr_exact: Optional[str] = None
+    stdout_absent: list = field(default_factory=list)  # substrings that must not appear
+    stderr_absent: list = field(default_factory=list)
+    merge: bool = False  # stderr into the same pipe as stdout (then check stdout*)
+    closed_stdout: bool = False  # stdout is a pipe whose reader has gone
+    setup: Optional[Callable[[str, "Case"], "Case"]] = None  # may adjust the case
+    timeout: float = 60.0
+
+
+# ---------------------------------------------------------------------------
+# Programs used by several cases
+# ---------------------------------------------------------------------------
+
+REJECT_THEN_TIMER = """\
+Promise.reject(new Error('nope'));
+setTimeout(() => console.log('later'), 20);
+"""
+
+THROW_IN_TIMER = """\
+setTimeout(() => {
+  throw new Error('boom');
+}, 1);
+setTimeout(() => console.log('later'), 50);
+"""
+
+CRASH_FREE = [
+    # Values whose reporting must not crash the reporter.
+    ("null", "throw null;", "Uncaught null"),
+    ("undefined", "throw undefined;", "Uncaught undefined"),
+    ("a string", "throw 'text';", "Uncaught 'text'"),
+    ("a symbol", "throw Symbol('sym');", "Uncaught Symbol(sym)"),
+    ("a plain object", "throw { code: 7 };", "Uncaught { code: 7 }"),
+    ("a null-prototype object", "throw Object.create(null);", "Uncaught [Object: null prototype] {}"),
+    ("an object whose toString throws", "throw { toString() { throw new Error('no'); } };", "Uncaught"),
+    ("a throwing proxy", "throw new Proxy({}, { get() { throw new Error('trap'); } });", "Uncaught"),
+    (
+        "an Error whose stack getter throws",
+        "const e = new Error('x');\n"
+        "Object.defineProperty(e, 'stack', { get() { throw new Error('getter'); } });\n"
+        "throw e;",
+        "Uncaught",
+    ),
+    (
+        "an Error whose name and message are getters that throw",
+        "const e = new Error('x');\n"
+        "Object.defineProperty(e, 'name', { get() { throw 1; } });\n"
+        "Object.defineProperty(e, 'message', { get() { throw 2; } });\n"
+        "throw e;",
+        "Uncaught",
+    ),
+]
+
+
+def unreadable_setup(directory: str, case: Case) -> Case:
+    """chmod 000 makes the file unreadable, except for root (the tests may run
+    as root, where open() ignores the mode bits). Then the case falls back to
+    another path that cannot be read as a module: a directory."""
+    path = os.path.join(directory, "secret.mjs")
+    with open(path, "w") as f:
+        f.write("console.log('must not run');\n")
+    os.chmod(path, 0)
+    if not os.access(path, os.R_OK):
+        return dataclasses.replace(
+            case, stderr=["Cannot read module '{dir}/secret.mjs'", "Permission denied"])
+    os.mkdir(os.path.join(directory, "secret_dir.mjs"))
+    return dataclasses.replace(
+        case, argv=["secret_dir.mjs"],
+        stderr=["Cannot read module '{dir}/secret_dir.mjs'", "Is a directory"])
+
+
+def symlink_loop_setup(directory: str, case: Case) -> Case:
+    # Unreadable even for root: open() fails with ELOOP.
+    os.symlink("loop_b.mjs", os.path.join(directory, "loop_a.mjs"))
+    os.symlink("loop_a.mjs", os.path.join(directory, "loop_b.mjs"))
+    return case
+
+
+def dangling_symlink_setup(directory: str, case: Case) -> Case:
+    os.symlink(os.path.join(directory, "gone", "target.mjs"), os.path.join(directory, "link.mjs"))
+    return case
+
+
+# ---------------------------------------------------------------------------
+# The cases
+# ---------------------------------------------------------------------------
+
+CASES = [
+    # ---- options ------------------------------------------------------------
+    Case("--help prints the usage on stdout", ["--help"], exit=0,
+         stdout=["Usage: hostloop [options] FILE [args...]", "-e, --eval CODE", "--v8-flags=",
+                 "--uncaught-errors=", "--unhandled-rejections="],
+         stderr_exact=""),
+    Case("-h prints the usage on stdout", ["-h"], exit=0, stdout=["Usage: hostloop"], stderr_exact=""),
+    Case("--version prints hostloop X.Y.Z and the V8 version", ["--version"], exit=0,
+         stdout=[R(r"\Ahostloop \d+\.\d+\.\d+\n"), R(r"^V8 10\.2\.\S+$")], stderr_exact=""),
+    Case("-v prints the versions", ["-v"], exit=0, stdout=[R(r"\Ahostloop \d+\.\d+\.\d+$"), "V8 10.2."]),
+    Case("no arguments: usage on stderr, exit 2", [], exit=2,
+         stderr=["Usage: hostloop"], stdout_exact=""),
+    Case("an unknown option: exit 2", ["--bogus", "main.mjs"], files={"main.mjs": "console.log('ran')"},
+         exit=2, stderr=["unknown option --bogus", "hostloop --help"], stdout_exact=""),
+    Case("an unknown short option: exit 2", ["-x"], exit=2, stderr=["unknown option -x"]),
+    Case("--unhandled-rejections=bogus: exit 2", ["--unhandled-rejections=bogus", "main.mjs"],
+         files={"main.mjs": "console.log('ran')"}, exit=2,
+         stderr=["--unhandled-rejections", "bogus"], stdout_exact=""),
+    Case("--unhandled-rejections without a value: exit 2", ["--unhandled-rejections", "main.mjs"],
+         files={"main.mjs": ""}, exit=2, stderr=["--unhandled-rejections"]),
+    Case("--uncaught-errors=bogus: exit 2", ["--uncaught-errors=bogus", "main.mjs"],
+         files={"main.mjs": ""}, exit=2, stderr=["--uncaught-errors", "bogus"]),
+    Case("--v8-flags=--no-such-flag: exit 2, names the flag", ["--v8-flags=--no-such-flag", "-e", "1"],
+         exit=2, stderr=["--no-such-flag"], stdout_exact=""),
+    Case("a bad flag after a good one in --v8-flags: exit 2, names it",
+         ["--v8-flags=--expose-gc,--no-such-flag", "-e", "1"], exit=2, stderr=["--no-such-flag"]),
+    Case("--v8-flags=--expose-gc exposes gc()", ["--v8-flags=--expose-gc", "-e", "console.log(typeof gc)"],
+         exit=0, stdout_exact="function\n"),
+    Case("without --expose-gc there is no gc()", ["-e", "console.log(typeof gc)"],
+         exit=0, stdout_exact="undefined\n"),
+    Case("--v8-flags may be repeated and lists several flags",
+         ["--v8-flags=--expose-gc", "--v8-flags=--allow-natives-syntax,--stack-size=900",
+          "-e", "console.log(typeof gc, %IsSmi(1))"], exit=0, stdout_exact="function true\n"),
+    Case("-e without CODE: exit 2", ["-e"], exit=2, stderr=["-e needs CODE"]),
+    Case("--trace-loop prints event-loop statistics to stderr at exit",
+         ["--trace-loop", "-e", "setTimeout(() => console.log('tick'), 1)"], exit=0,
+         stdout_exact="tick\n", stderr=[R(r"\S")]),
+
+    # ---- -e CODE --------------------------------------------------------------
+    Case("-e evaluates CODE as a module: top-level await, import.meta.url ends with [eval]",
+         ["-e", "await new Promise((r) => setTimeout(r, 5));\n"
+                "console.log(typeof this, import.meta.url)"],
+         exit=0, stdout_exact="undefined {url}/[eval]\n"),
+    Case("--eval is -e", ["--eval", "console.log(await Promise.resolve('awaited'))"],
+         exit=0, stdout_exact="awaited\n"),
+    Case("-e CODE imports relative to the working directory",
+         ["-e", "import { x } from './lib.mjs'; console.log(x)"],
+         files={"lib.mjs": "export const x = 'from lib';\n"}, exit=0, stdout_exact="from lib\n"),
+    Case("-e CODE args: the args reach hostloop.args", ["-e", "console.log(hostloop.args)", "a", "b"],
+         exit=0, stdout_exact="[ 'a', 'b' ]\n"),
+    Case("-e with an uncaught error names [eval] in the stack",
+         ["-e", "throw new Error('from eval')"], exit=1,
+         stderr=[R(r"\AUncaught Error: from eval\n"), "{url}/[eval]:1:7"]),
+    Case("-e with a syntax error", ["-e", "let x = = 1;"], exit=1,
+         stderr=["{dir}/[eval]:1:9", "let x = = 1;", R(r"^ {8}\^+$"), "SyntaxError: Unexpected token '='"]),
+
+    # ---- program arguments -------------------------------------------------------
+    Case("args after FILE reach hostloop.args, options there included",
+         ["main.mjs", "x", "--y", "-e", "z", "--help"],
+         files={"main.mjs": "console.log(JSON.stringify(hostloop.args));\n"},
+         exit=0, stdout_exact='["x","--y","-e","z","--help"]\n', stderr_exact=""),
+    Case("no args: hostloop.args is empty and frozen", ["main.mjs"],
+         files={"main.mjs": "console.log(hostloop.args.length, Object.isFrozen(hostloop.args));\n"},
+         exit=0, stdout_exact="0 true\n"),
+    Case("-- ends the options: FILE may start with a dash", ["--", "-dash.mjs", "arg"],
+         files={"-dash.mjs": "console.log('dash', hostloop.args[0]);\n"}, exit=0, stdout_exact="dash arg\n"),
+    Case("options before FILE apply, FILE given with an absolute path",
+         ["--unhandled-rejections=none", "{dir}/main.mjs"],
+         files={"main.mjs": "Promise.reject(new Error('ignored')); console.log('ok');\n"},
+         exit=0, stdout_exact="ok\n", stderr_exact=""),
+
+    # ---- files that cannot be run ---------------------------------------------------
+    Case("a missing file: the message names the path, exit 1", ["missing.mjs"], exit=1,
+         stderr=["Cannot find module '{dir}/missing.mjs'"], stdout_exact=""),
+    Case("a missing file given with an absolute path", ["{dir}/sub/missing.mjs"], exit=1,
+         stderr=["{dir}/sub/missing.mjs"]),
+    # chmod 000, or (as root, where chmod does not stop reading) a directory.
+    Case("an unreadable file: exit 1, the message names the path", ["secret.mjs"], exit=1,
+         setup=unreadable_setup, stdout_exact=""),
+    Case("a symlink loop (unreadable even for root): exit 1", ["loop_a.mjs"], exit=1,
+         setup=symlink_loop_setup, stderr=["{dir}/loop_a.mjs", "symbolic links"]),
+    Case("a dangling symlink: exit 1 naming the path", ["link.mjs"], exit=1,
+         setup=dangling_symlink_setup, stderr=["{dir}/link.mjs"]),
+    Case("a directory as FILE: exit 1", ["adir"], files={"adir/inner.mjs": ""}, exit=1,
+         stderr=["{dir}/adir", "Is a directory"], stdout_exact=""),
+    Case("an empty string as FILE: exit 1, no crash", [""], exit=1, stderr=["{dir}"]),
+    Case("an empty file: exit 0, no output", ["empty.mjs"], files={"empty.mjs": ""}, exit=0,
+         stdout_exact="", stderr_exact=""),
+    Case("a file of comments and blank lines: exit 0", ["c.mjs"], files={"c.mjs": "// nothing\n\n/* at all */\n"},
+         exit=0, stdout_exact="", stderr_exact=""),
+    Case("binary garbage: a SyntaxError, exit 1", ["bin.mjs"], files={"bin.mjs": b"\xff\xfe\x00\x01\x02garbage"},
+         exit=1, stderr=["{dir}/bin.mjs:1:", "SyntaxError"]),
+    Case("a .json file as FILE: a clear error, exit 1", ["data.json"], files={"data.json": '{"a": 1}'},
+         exit=1, stderr=["{dir}/data.json"]),
+
+    # ---- syntax errors ---------------------------------------------------------------
+    Case("a syntax error: path:line:col, the source line, a caret, SyntaxError", ["syntax.mjs"],
+         files={"syntax.mjs": "console.log('must not run');\n// a comment\nlet x = = 2;\n"}, exit=1,
+         stderr=[R(r"\A{dir}/syntax\.mjs:3:9\n"), R(r"^let x = = 2;$"), R(r"^ {8}\^$"),
+                 "SyntaxError: Unexpected token '='"],
+         stdout_exact="", stderr_absent=["must not run"]),
+    Case("a syntax error with a multi-character token: the caret spans it", ["syntax.mjs"],
+         files={"syntax.mjs": "const a = 1;\nconst b = 2 return;\n"}, exit=1,
+         stderr=["{dir}/syntax.mjs:2:13", "const b = 2 return;", R(r"^ {12}\^{6}$"), "SyntaxError"]),
+    Case("a syntax error in an imported module names that module", ["main.mjs"],
+         files={"main.mjs": "import './sub/child.mjs';\nconsole.log('must not run');\n",
+                "sub/child.mjs": "export const x = ;\n"}, exit=1,
+         stderr=["{dir}/sub/child.mjs:1:18", "export const x = ;", R(r"^ {17}\^$"),
+                 "SyntaxError: Unexpected token ';'"], stdout_exact=""),
+    Case("unexpected end of input", ["eof.mjs"], files={"eof.mjs": "function f() {\n  return 1;\n"},
+         exit=1, stderr=["{dir}/eof.mjs:", "SyntaxError: Unexpected end of input"]),
+    Case("an import of a name the module does not export: SyntaxError naming it", ["main.mjs"],
+         files={"main.mjs": "import { nothere } from './lib.mjs';\n", "lib.mjs": "export const x = 1;\n"},
+         exit=1, stderr=["{dir}/main.mjs:1:10", "SyntaxError", "nothere"]),
+    Case("a syntax error on a tab-indented line: the caret keeps the tab, under the token",
+         ["tab.mjs"], files={"tab.mjs": "function f() {\n\tlet x = = 2;\n}\n"}, exit=1,
+         stderr=["{dir}/tab.mjs:2:10", "\tlet x = = 2;", R(r"^\t {8}\^$"), "SyntaxError"]),
+
+    # ---- uncaught exceptions ---------------------------------------------------------
+    Case("an Error thrown at top level: Uncaught Error: boom and a file:// stack line", ["throw.mjs"],
+         files={"throw.mjs": "console.log('before');\n  throw new Error('boom');\n"}, exit=1,
+         stdout_exact="before\n",
+         stderr=[R(r"\AUncaught Error: boom\n"), R(r"^    at {url}/throw\.mjs:2:9$")]),
+    Case("an Error thrown in a function: the stack names the function", ["throw.mjs"],
+         files={"throw.mjs": "function explode() {\n  throw new TypeError('bad');\n}\nexplode();\n"}, exit=1,
+         stderr=[R(r"\AUncaught TypeError: bad\n"), "at explode ({url}/throw.mjs:2:9)", "{url}/throw.mjs:4:1"]),
+    Case("an Error thrown in a setTimeout callback: reported, exit 1, later timers do not run",
+         ["timer.mjs"], files={"timer.mjs": THROW_IN_TIMER}, exit=1,
+         stderr=[R(r"\AUncaught Error: boom\n"), "{url}/timer.mjs:2:9"], stdout_absent=["later"]),
+    Case("--uncaught-errors=warn: a timer's error is reported and the program goes on",
+         ["--uncaught-errors=warn", "timer.mjs"], files={"timer.mjs": THROW_IN_TIMER}, exit=0,
+         stderr=["Uncaught Error: boom", "{url}/timer.mjs:2:9"], stdout_exact="later\n"),
+    Case("throw 42: Uncaught 42", ["t.mjs"], files={"t.mjs": "throw 42;\n"}, exit=1,
+         stderr=[R(r"\AUncaught 42$")]),
+    Case("throw 42 in a timer: Uncaught 42", ["t.mjs"], files={"t.mjs": "setTimeout(() => { throw 42; });\n"},
+         exit=1, stderr=[R(r"\AUncaught 42$")]),
+    Case("an error thrown from queueMicrotask is reported", ["q.mjs"],
+         files={"q.mjs": "queueMicrotask(() => { throw new Error('micro'); });\n"
+                         "setTimeout(() => console.log('later'), 20);\n"},
+         exit=1, stderr=["Uncaught Error: micro", "{url}/q.mjs:1:30"], stdout_absent=["later"]),
+    Case("stack overflow: RangeError, exit 1", ["deep.mjs"],
+         files={"deep.mjs": "function f() { return f() + 1; }\nf();\n"}, exit=1,
+         stderr=["Uncaught RangeError: Maximum call stack size exceeded", "{url}/deep.mjs:1:"]),
+    *[
+        Case(f"throwing {what}: reported without a crash", ["t.mjs"], files={"t.mjs": code + "\n"},
+             exit=1, stderr=[expected])
+        for what, code, expected in CRASH_FREE
+    ],
+
+    # ---- module loading -----------------------------------------------------------------
+    Case("an unresolvable import names the resolved path, the importer and line:col", ["main.mjs"],
+         files={"main.mjs": "// the import below is on line 2\nimport './nope.mjs';\nconsole.log('must not run');\n"},
+         exit=1, stdout_exact="",
+         stderr=["Cannot find module '{dir}/nope.mjs' imported from {dir}/main.mjs", "{url}/main.mjs:2:8"]),
+    Case("a missing import from a nested module names both files", ["main.mjs"],
+         files={"main.mjs": "import './sub/child.mjs';\n",
+                "sub/child.mjs": "export const ok = 1;\n\n  import { y } from '../missing.mjs';\n"},
+         exit=1, stderr=["Cannot find module '{dir}/missing.mjs' imported from {dir}/sub/child.mjs",
+                         "{url}/sub/child.mjs:3:21"]),
+    Case("a bare specifier: explains bare specifiers are unsupported", ["bare.mjs"],
+         files={"bare.mjs": "import 'lodash';\n"}, exit=1,
+         stderr=["TypeError", "'lodash'", "imported from {dir}/bare.mjs", "bare module specifier",
+                 "not supported", "{url}/bare.mjs:1:8"]),
+    Case("a bare specifier in import(): explains bare specifiers are unsupported", ["bare.mjs"],
+         files={"bare.mjs": "await import('lodash');\n"}, exit=1,
+         stderr=["'lodash'", "bare module specifier"]),
+    Case("an unsupported URL scheme", ["net.mjs"], files={"net.mjs": "import 'https://example.com/x.mjs';\n"},
+         exit=1, stderr=["https://example.com/x.mjs", "unsupported URL scheme"]),
+    Case("an encoded NUL in a specifier: a clear error", ["nul.mjs"], files={"nul.mjs": "import './a%00.mjs';\n"},
+         exit=1, stderr=["NUL"]),
+    Case("an unknown hostloop: module", ["m.mjs"], files={"m.mjs": "import 'hostloop:nope';\n"},
+         exit=1, stderr=["hostloop:nope"]),
+    Case("a JSON module that is not valid JSON: SyntaxError naming the JSON file", ["main.mjs"],
+         files={"main.mjs": "import data from './bad.json' assert { type: 'json' };\n",
+                "bad.json": '{"a": 1,}\n'},
+         exit=1, stderr=["SyntaxError", "{dir}/bad.json"]),
+    Case("an empty JSON module: SyntaxError naming the file", ["main.mjs"],
+         files={"main.mjs": "import data from './empty.json' with { type: 'json' };\n", "empty.json": ""},
+         exit=1, stderr=["SyntaxError", "{dir}/empty.json"]),
+    Case("a .json import without assert { type: 'json' }: a clear TypeError", ["main.mjs"],
+         files={"main.mjs": "import data from './data.json';\n", "data.json": '{"a": 1}\n'},
+         exit=1, stderr=["TypeError", "{dir}/data.json", "type: 'json'", "{url}/main.mjs:1:18"]),
+    Case("an unsupported assertion type: TypeError naming it", ["main.mjs"],
+         files={"main.mjs": "import data from './data.json' assert { type: 'css' };\n", "data.json": "{}\n"},
+         exit=1, stderr=["TypeError", "Unsupported module type 'css'", "./data.json"]),
+    Case("an unsupported type in with { type }: TypeError naming it", ["main.mjs"],
+         files={"main.mjs": "import data from './data.json' with { type: 'webassembly' };\n", "data.json": "{}\n"},
+         exit=1, stderr=["TypeError", "'webassembly'"]),
+    Case("a JSON module imported with assert and with: both work", ["main.mjs"],
+         files={"main.mjs": "import a from './data.json' assert { type: 'json' };\n"
+                            "import b from './data.json' with { type: 'json' };\n"
+                            "console.log(a.x, a === b);\n",
+                "data.json": '{"x": [1, 2]}\n'},
+         exit=0, stdout_exact="[ 1, 2 ] true\n"),
+    Case("an uncaught failing import(): exit 1, names the missing file", ["dyn.mjs"],
+         files={"dyn.mjs": "await import('./nope.mjs');\n"}, exit=1,
+         stderr=["Uncaught", "{dir}/nope.mjs"]),
+    Case("a caught failing import(): the program goes on", ["dyn.mjs"],
+         files={"dyn.mjs": "try { await import('./nope.mjs'); } catch (e) { console.log('caught', e.name); }\n"},
+         exit=0, stdout_exact="caught Error\n"),
+    Case("an error thrown while an imported module evaluates", ["main.mjs"],
+         files={"main.mjs": "import './lib.mjs';\nconsole.log('must not run');\n",
+                "lib.mjs": "console.log('lib');\nthrow new Error('lib failed');\n"},
+         exit=1, stdout_exact="lib\n", stderr=["Uncaught Error: lib failed", "{url}/lib.mjs:2:7"]),
+
+    # ---- unhandled rejections ------------------------------------------------------------
+    Case("an unhandled rejection: Uncaught (in promise), exit 1, later timers do not run",
+         ["rej.mjs"], files={"rej.mjs": REJECT_THEN_TIMER}, exit=1,
+         stderr=[R(r"\AUncaught \(in promise\) Error: nope\n"), "{url}/rej.mjs:1:16"],
+         stdout_absent=["later"]),
+    Case("--unhandled-rejections=throw is the default", ["--unhandled-rejections=throw", "rej.mjs"],
+         files={"rej.mjs": REJECT_THEN_TIMER}, exit=1, stderr=["Uncaught (in promise) Error: nope"],
+         stdout_absent=["later"]),
+    Case("--unhandled-rejections=warn: reported, the program goes on, exit 0",
+         ["--unhandled-rejections=warn", "rej.mjs"], files={"rej.mjs": REJECT_THEN_TIMER}, exit=0,
+         stderr=["Uncaught (in promise) Error: nope"], stdout_exact="later\n"),
+    Case("--unhandled-rejections=none: nothing printed, exit 0",
+         ["--unhandled-rejections=none", "rej.mjs"], files={"rej.mjs": REJECT_THEN_TIMER}, exit=0,
+         stderr_exact="", stdout_exact="later\n"),
+    Case("an unhandled rejection with a non-Error reason", ["rej.mjs"],
+         files={"rej.mjs": "Promise.reject(42);\n"}, exit=1, stderr=["Uncaught (in promise) 42"]),
+    Case("a rejection handled in the same turn is not reported", ["rej.mjs"],
+         files={"rej.mjs": "const p = Promise.reject(new Error('x'));\nawait null;\n"
+                           "p.catch(() => console.log('handled'));\n"},
+         exit=0, stdout_exact="handled\n", stderr_exact=""),
+    Case("an async function's rejection with no handler", ["rej.mjs"],
+         files={"rej.mjs": "async function f() {\n  await null;\n  throw new Error('async boom');\n}\nf();\n"},
+         exit=1, stderr=["Uncaught (in promise) Error: async boom", "at f ({url}/rej.mjs:3:9)"]),
+    Case("a rejected top-level await: Uncaught, exit 1", ["tla.mjs"],
+         files={"tla.mjs": "await Promise.reject(new Error('tla failed'));\n"}, exit=1,
+         stderr=["Uncaught Error: tla failed", "{url}/tla.mjs:1:22"]),
+
+    # ---- top-level await that never settles ---------------------------------------------
+    Case("a top-level await that can never settle: exit 13", ["tla.mjs"],
+         files={"tla.mjs": "console.log('waiting');\nawait new Promise(() => {});\nconsole.log('must not run');\n"},
+         exit=13, stdout_exact="waiting\n", stderr=["top-level await never settled", "{dir}/tla.mjs"]),
+    Case("a never-settling top-level await after timers ran: exit 13", ["tla.mjs"],
+         files={"tla.mjs": "await new Promise((r) => setTimeout(r, 5));\nawait new Promise(() => {});\n"},
+         exit=13, stderr=["top-level await never settled"]),
+    Case("a never-settling top-level await in an imported module: exit 13", ["main.mjs"],
+         files={"main.mjs": "import './stuck.mjs';\nconsole.log('must not run');\n",
+                "stuck.mjs": "await new Promise(() => {});\n"},
+         exit=13, stdout_exact="", stderr=["top-level await never settled"]),
+    Case("-e with a never-settling top-level await: exit 13", ["-e", "await new Promise(() => {})"],
+         exit=13, stderr=["top-level await never settled"]),
+
+    # ---- output streams -------------------------------------------------------------------
+    Case("stdout and stderr on one pipe keep the program's order", ["-e",
+         "console.log('a'); console.error('b'); console.log('c')"],
+         merge=True, exit=0, stdout_exact="a\nb\nc\n"),
+    Case("stdout and stderr on one pipe keep the order across turns", ["io.mjs"],
+         files={"io.mjs": "console.log('1');\nconsole.warn('2');\nawait null;\nconsole.log('3');\n"
+                          "setTimeout(() => { console.error('4'); console.log('5'); }, 1);\n"},
+         merge=True, exit=0, stdout_exact="1\n2\n3\n4\n5\n"),
+    Case("output written before an uncaught error precedes its report", ["io.mjs"],
+         files={"io.mjs": "console.log('before');\nthrow new Error('after');\n"},
+         merge=True, exit=1, stdout=[R(r"\Abefore\nUncaught Error: after\n")]),
+    Case("large output is complete", ["-e",
+         "for (let i = 0; i < 20000; i++) console.log('line', i); console.log('end')"],
+         exit=0, stdout=[R(r"\Aline 0\nline 1\n"), R(r"^line 19999\nend\n\Z")]),
+    Case("a closed stdout does not kill the process", ["-e",
+         "for (let i = 0; i < 2000; i++) console.log('x'.repeat(100)); console.error('done')"],
+         closed_stdout=True, exit=0, stderr_exact="done\n"),
+]
+
+
+# ---------------------------------------------------------------------------
+# The runner
+# ---------------------------------------------------------------------------
+
+def fill(text: str, directory: str, url: str, regex: bool = False) -> str:
+    if regex:
+        return text.replace("{dir}", re.escape(directory)).replace("{url}", re.escape(url))
+    return text.replace("{dir}", directory).replace("{url}", url)
+
+
+def check_in_order(label: str, text: str, expectations: list, directory: str, url: str) -> list:
+    failures = []
+    position = 0
+    for expectation in expectations:
+        if isinstance(expectation, re.Pattern):
+            pattern = re.compile(fill(expectation.pattern, directory, url, regex=True), expectation.flags)
+            match = pattern.search(text, position)
+            if match is None:
+                failures.append(f"{label} lacks (in order) a match for /{pattern.pattern}/")
+                break
+            position = match.end()
+        else:
+            wanted = fill(expectation, directory, url)
+            found = text.find(wanted, position)
+            if found < 0:
+                failures.append(f"{label} lacks (in order) {wanted!r}")
+                break
+            position = found + len(wanted)
+    return failures
+
+
+def run_case(hostloop: str, case: Case) -> list:
+    directory = os.path.realpath(tempfile.mkdtemp(prefix="hostloop-cli-"))
+    try:
+        url = "file://" + urllib.parse.quote(directory)
+        for relative, content in case.files.items():
+            path = os.path.join(directory, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            mode = "wb" if isinstance(content, bytes) else "w"
+            with open(path, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as f:
+                f.write(content if isinstance(content, bytes) else fill(content, directory, url))
+        if case.setup is not None:
+            case = case.setup(directory, case)
+        argv = [hostloop] + [fill(arg, directory, url) for arg in case.argv]
+
+        stdout_target = subprocess.PIPE
+        closed_write_end = None
+        if case.closed_stdout:
+            read_end, closed_write_end = os.pipe()
+            os.close(read_end)
+            stdout_target = closed_write_end
+        try:
+            proc = subprocess.run(argv, cwd=directory, stdin=subprocess.DEVNULL, stdout=stdout_target,
+                                  stderr=subprocess.STDOUT if case.merge else subprocess.PIPE,
+                                  timeout=case.timeout)
+        except subprocess.TimeoutExpired as e:
+            return [f"timed out after {case.timeout:.0f} s",
+                    "---- stdout ----\n" + (e.stdout or b"").decode("utf-8", "replace")[-3000:],
+                    "---- stderr ----\n" + (e.stderr or b"").decode("utf-8", "replace")[-3000:]]
+        finally:
+            if closed_write_end is not None:
+                os.close(closed_write_end)
+        out = (proc.stdout or b"").decode("utf-8", "replace")
+        err = (proc.stderr or b"").decode("utf-8", "replace")
+        code = proc.returncode
+
+        failures = []
+        # A crash is never an acceptable answer to bad input.
+        if code < 0:
+            failures.append(f"crashed: killed by signal {-code}")
+        elif code >= 128:
+            failures.append(f"crashed: exit code {code} (>= 128)")
+        for marker in CRASH_MARKERS:
+            if marker in err or (case.merge and marker in out):
+                failures.append(f"crash report on stderr: {marker!r}")
+        if code != case.exit:
+            failures.append(f"exit code {code}, expected {case.exit}")
+
+        if case.stdout_exact is not None and out != fill(case.stdout_exact, directory, url):
+            failures.append(f"stdout is {out[:2000]!r}, expected exactly "
+                            f"{fill(case.stdout_exact, directory, url)!r}")
+        if case.stderr_exact is not None and err != fill(case.stderr_exact, directory, url):
+            failures.append(f"stderr is {err[:2000]!r}, expected exactly "
+                            f"{fill(case.stderr_exact, directory, url)!r}")
+        failures += check_in_order("stdout", out, case.stdout, directory, url)
+        failures += check_in_order("stderr", err, case.stderr, directory, url)
+        for label, text, absent in (("stdout", out, case.stdout_absent), ("stderr", err, case.stderr_absent)):
+            for unwanted in absent:
+                if fill(unwanted, directory, url) in text:
+                    failures.append(f"{label} contains {fill(unwanted, directory, url)!r}")
+        if failures:
+            failures.append("command: " + " ".join(repr(a) for a in argv) + f"  (cwd {directory})")
+            failures.append("---- stdout ----\n" + out[-3000:])
+            if not case.merge:
+                failures.append("---- stderr ----\n" + err[-3000:])
+        return failures
+    finally:
+        # chmod 000 files are removable (the directory is writable).
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main() -> int:
+    if len(sys.argv) < 2:
+        print("usage: cli_test.py HOSTLOOP [NAME_SUBSTRING...]", file=sys.stderr)
+        return 2
+    hostloop = os.path.abspath(sys.argv[1])
+    filters = sys.argv[2:]
+    names = [case.name for case in CASES]
+    duplicates = {name for name in names if names.count(name) > 1}
+    if duplicates:
+        print(f"duplicate case names: {sorted(duplicates)}")
+        return 1
+    selected = [case for case in CASES if not filters or any(f in case.name for f in filters)]
+    failed = []
+    for case in selected:
+        failures = run_case(hostloop, case)
+        if failures:
+            failed.append(case.name)
+            print(f"FAIL {case.name}")
+            for failure in failures:
+                print("  " + failure.replace("\n", "\n  "))
+        else:
+            print(f"ok   {case.name}")
+    print(f"\n{len(selected) - len(failed)} of {len(selected)} cases passed")
+    if failed:
+        print("failed:\n  " + "\n  ".join(failed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
