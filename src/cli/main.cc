@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "loop/looper.h"
 #include "runtime/file_url.h"
+#include "runtime/realm.h"
 #include "runtime/runtime.h"
 #include "v8/v8_process.h"
 
@@ -43,7 +44,11 @@ int Main(int argc, char** argv) {
     return runtime::kExitUsage;
   }
 
-  base::Result<void> init = v8host::V8Process::Initialize(argv[0], options.v8_flags);
+  // The embedded snapshot was made with hostloop's default V8 flags; other
+  // flags can change what V8 expects of it, so they get a freshly built realm.
+  const v8::StartupData* snapshot =
+      options.v8_flags.empty() ? runtime::EmbeddedSnapshot() : nullptr;
+  base::Result<void> init = v8host::V8Process::Initialize(argv[0], options.v8_flags, snapshot);
   if (!init.ok()) return Fail(init.error().message, runtime::kExitUsage);
 
   int exit_code;

@@ -128,8 +128,10 @@ TEST(Stress, L7ShutdownRacingEightProducersRunsOrDropsEachPostExactlyOnce) {
   }
   // Shut the runtime down mid-flood, from inside one of its own entries.
   looper->Ref();
+  int posted_at_shutdown = 0;
   std::function<void()> check = [&] {
-    if (ledger->run_count.load() >= kTotal / 4) {
+    if (ledger->run_count.load() >= kTotal / 8) {
+      for (int i = 0; i < kTotal; ++i) posted_at_shutdown += ledger->accepted[i].load();
       event_loop->Shutdown();
       looper->Unref();
       return;
@@ -151,8 +153,10 @@ TEST(Stress, L7ShutdownRacingEightProducersRunsOrDropsEachPostExactlyOnce) {
     ran += r;
     dropped += d;
   }
-  EXPECT_GE(ran, kTotal / 4);
-  EXPECT_GT(dropped, 0);
+  EXPECT_GE(ran, kTotal / 8);
+  // When the producers were still going at shutdown, their later internal
+  // posts were refused (or queued and dropped): the race really happened.
+  if (posted_at_shutdown < kTotal - 1000) EXPECT_GT(dropped, 0);
 }
 
 }  // namespace

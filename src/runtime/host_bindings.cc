@@ -5,13 +5,15 @@
 #include "runtime/host_bindings.h"
 
 #include <chrono>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "runtime/message_port.h"
 #include "runtime/module_loader.h"
 #include "runtime/runtime.h"
 #include "runtime/timers.h"
 #include "runtime/v8_util.h"
-#include "v8/v8_process.h"
 
 namespace hostloop::runtime {
 namespace {
@@ -208,44 +210,77 @@ void EvaluateScript(const FunctionCallbackInfo<Value>& info) {
 
 }  // namespace
 
-v8::Local<v8::Object> CreateHostObject(Runtime* runtime) {
+const HostFunction kHostFunctions[] = {
+    {"print", Print},
+    {"now", Now},
+    {"getPromiseState", GetPromiseState},
+    {"getProxyTarget", GetProxyTarget},
+    {"getProxyHandler", GetProxyHandler},
+    {"isModuleNamespace", IsModuleNamespace},
+    {"getConstructorName", GetConstructorName},
+    {"getOwnNonIndexProperties", GetOwnNonIndexProperties},
+    {"previewEntries", PreviewEntries},
+    {"printUncaught", PrintUncaught},
+    {"errorLocation", ErrorLocation},
+    {"enqueueMicrotask", EnqueueMicrotask},
+    {"timerStart", TimerStart},
+    {"timerCancel", TimerCancel},
+    {"evaluateScript", EvaluateScript},
+    {"refLoop", RefLoop},
+    {"unrefLoop", UnrefLoop},
+    {"postSchedulerToken", PostSchedulerToken},
+};
+
+void AddHostFunctions(v8::Local<v8::Context> context, v8::Local<v8::Object> target,
+                      std::span<const HostFunction> functions) {
+  for (const HostFunction& function : functions) {
+    SetMethod(context, target, function.name, function.callback);
+  }
+}
+
+v8::Local<v8::Object> CreateHostObject(v8::Local<v8::Context> context,
+                                       v8::Local<v8::FunctionTemplate> port_template) {
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::Local<v8::Object> host = v8::Object::New(isolate);
+  AddHostFunctions(context, host, kHostFunctions);
+  AddHostFunctions(context, host, MessagePortHandle::Functions());
+  host->Set(context, V8Symbol(isolate, "MessagePort"),
+            port_template->GetFunction(context).ToLocalChecked())
+      .Check();
+  host->Set(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).Check();
+  host->Set(context, V8Symbol(isolate, "v8Version"), V8String(isolate, v8::V8::GetVersion()))
+      .Check();
+  return host;
+}
+
+void SetRunHostProperties(Runtime* runtime, v8::Local<v8::Object> host) {
   v8::Isolate* isolate = runtime->isolate();
   v8::Local<v8::Context> context = runtime->context();
-  v8::Local<v8::Object> host = v8::Object::New(isolate);
-  SetMethod(context, host, "print", Print);
-  SetMethod(context, host, "now", Now);
-  SetMethod(context, host, "getPromiseState", GetPromiseState);
-  SetMethod(context, host, "getProxyTarget", GetProxyTarget);
-  SetMethod(context, host, "getProxyHandler", GetProxyHandler);
-  SetMethod(context, host, "isModuleNamespace", IsModuleNamespace);
-  SetMethod(context, host, "getConstructorName", GetConstructorName);
-  SetMethod(context, host, "getOwnNonIndexProperties", GetOwnNonIndexProperties);
-  SetMethod(context, host, "previewEntries", PreviewEntries);
-  SetMethod(context, host, "printUncaught", PrintUncaught);
-  SetMethod(context, host, "errorLocation", ErrorLocation);
-  SetMethod(context, host, "enqueueMicrotask", EnqueueMicrotask);
-  SetMethod(context, host, "timerStart", TimerStart);
-  SetMethod(context, host, "timerCancel", TimerCancel);
-  SetMethod(context, host, "evaluateScript", EvaluateScript);
-  SetMethod(context, host, "refLoop", RefLoop);
-  SetMethod(context, host, "postSchedulerToken", PostSchedulerToken);
-  SetMethod(context, host, "unrefLoop", UnrefLoop);
-
-  MessagePortHandle::InstallBindings(runtime, host);
-
   const std::vector<std::string>& args = runtime->options().args;
   v8::Local<v8::Array> js_args = v8::Array::New(isolate, static_cast<int>(args.size()));
   for (std::size_t i = 0; i < args.size(); ++i) {
     js_args->Set(context, static_cast<uint32_t>(i), V8String(isolate, args[i])).Check();
   }
   host->Set(context, V8Symbol(isolate, "args"), js_args).Check();
-  host->Set(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).Check();
-  host->Set(context, V8Symbol(isolate, "timeOrigin"), v8::Number::New(isolate, runtime->time_origin_ms()))
+  host->Set(context, V8Symbol(isolate, "timeOrigin"),
+            v8::Number::New(isolate, runtime->time_origin_ms()))
       .Check();
-  host->Set(context, V8Symbol(isolate, "v8Version"),
-            V8String(isolate, v8host::V8Process::Version()))
-      .Check();
-  return host;
+}
+
+const intptr_t* ExternalReferences() {
+  static const std::vector<intptr_t> references = [] {
+    std::vector<intptr_t> list;
+    for (const HostFunction& function : kHostFunctions) {
+      list.push_back(reinterpret_cast<intptr_t>(function.callback));
+    }
+    for (const HostFunction& function : MessagePortHandle::Functions()) {
+      list.push_back(reinterpret_cast<intptr_t>(function.callback));
+    }
+    list.push_back(reinterpret_cast<intptr_t>(MessagePortHandle::ConstructorCallback()));
+    list.push_back(0);
+    return list;
+  }();
+  return references.data();
 }
 
 }  // namespace hostloop::runtime

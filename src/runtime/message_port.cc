@@ -217,16 +217,15 @@ MessagePortHandle::~MessagePortHandle() {
   }
 }
 
+v8::Local<v8::FunctionTemplate> MessagePortHandle::CreateTemplate(v8::Isolate* isolate) {
+  v8::Local<v8::FunctionTemplate> tmpl = v8::FunctionTemplate::New(isolate, PortConstructor);
+  tmpl->SetClassName(V8Symbol(isolate, "MessagePort"));
+  tmpl->InstanceTemplate()->SetInternalFieldCount(1);
+  return tmpl;
+}
+
 v8::Local<v8::FunctionTemplate> MessagePortHandle::Template(Runtime* runtime) {
-  v8::Isolate* isolate = runtime->isolate();
-  v8::Global<v8::FunctionTemplate>& slot = runtime->message_port_template();
-  if (slot.IsEmpty()) {
-    v8::Local<v8::FunctionTemplate> tmpl = v8::FunctionTemplate::New(isolate, PortConstructor);
-    tmpl->SetClassName(V8Symbol(isolate, "MessagePort"));
-    tmpl->InstanceTemplate()->SetInternalFieldCount(1);
-    slot.Reset(isolate, tmpl);
-  }
-  return slot.Get(isolate);
+  return runtime->message_port_template().Get(runtime->isolate());
 }
 
 v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_ptr<PortCore> core) {
@@ -304,17 +303,17 @@ void MessagePortHandle::Dispatch(std::unique_ptr<SerializedMessage> message) {
   runtime->CallAndReport(deliver, v8::Undefined(isolate), 3, argv);
 }
 
-void MessagePortHandle::InstallBindings(Runtime* runtime, v8::Local<v8::Object> host) {
-  v8::Isolate* isolate = runtime->isolate();
-  v8::Local<v8::Context> context = runtime->context();
-  host->Set(context, V8Symbol(isolate, "MessagePort"),
-            Template(runtime)->GetFunction(context).ToLocalChecked())
-      .Check();
-  SetMethod(context, host, "createMessageChannel", CreateMessageChannel);
-  SetMethod(context, host, "portPostMessage", PortPostMessage);
-  SetMethod(context, host, "portStart", PortStart);
-  SetMethod(context, host, "portClose", PortClose);
-  SetMethod(context, host, "structuredClone", StructuredClone);
+std::span<const HostFunction> MessagePortHandle::Functions() {
+  static const HostFunction kFunctions[] = {
+      {"createMessageChannel", CreateMessageChannel},
+      {"portPostMessage", PortPostMessage},
+      {"portStart", PortStart},
+      {"portClose", PortClose},
+      {"structuredClone", StructuredClone},
+  };
+  return kFunctions;
 }
+
+v8::FunctionCallback MessagePortHandle::ConstructorCallback() { return PortConstructor; }
 
 }  // namespace hostloop::runtime

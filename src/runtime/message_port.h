@@ -20,11 +20,13 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <span>
 #include <thread>
 #include <utility>
 
 #include "base/thread_annotations.h"
 #include "loop/event_loop.h"
+#include "runtime/host_bindings.h"
 #include "runtime/serializer.h"
 
 namespace hostloop::runtime {
@@ -81,10 +83,12 @@ class MessagePortHandle {
   static v8::Local<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core);
   // The handle behind a JS MessagePort, or null for anything else.
   static MessagePortHandle* FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value);
-  // The FunctionTemplate of MessagePort for `runtime`'s isolate.
+  // MessagePort's FunctionTemplate (one per isolate, kept by the Runtime).
+  static v8::Local<v8::FunctionTemplate> CreateTemplate(v8::Isolate* isolate);
   static v8::Local<v8::FunctionTemplate> Template(Runtime* runtime);
-  // Adds the MessagePort/MessageChannel/structuredClone natives to `host`.
-  static void InstallBindings(Runtime* runtime, v8::Local<v8::Object> host);
+  // The MessagePort/MessageChannel/structuredClone natives for `host`.
+  static std::span<const HostFunction> Functions();
+  static v8::FunctionCallback ConstructorCallback();
 
   // Transfers the port away: the JS object is left disentangled and inert.
   std::shared_ptr<PortCore> Disentangle();

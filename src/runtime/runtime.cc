@@ -7,10 +7,11 @@
 #include <utility>
 
 #include "base/check.h"
-#include "runtime/builtin_sources.h"
 #include "runtime/file_url.h"
 #include "runtime/host_bindings.h"
+#include "runtime/message_port.h"
 #include "runtime/module_loader.h"
+#include "runtime/realm.h"
 #include "runtime/rejection_tracker.h"
 #include "runtime/timers.h"
 #include "runtime/v8_util.h"
@@ -54,12 +55,16 @@ base::Result<void> Runtime::Initialize() {
   event_loop_ = options_.event_loop ? options_.event_loop : loop::EventLoop::Create(looper_->clock());
 
   allocator_.reset(v8::ArrayBuffer::Allocator::NewDefaultAllocator());
+  const v8::StartupData* snapshot = v8host::V8Process::snapshot();
   isolate_ = v8::Isolate::Allocate();
   // Registered before Initialize: V8 asks for the foreground runner inside
   // it, and whatever it posts then waits in the unbound loop (L2).
   runtime_key_ = platform->RegisterIsolate(isolate_, event_loop_);
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator_.get();
+  params.external_references = ExternalReferences();
+  // CreateParams wants a mutable pointer; V8 only reads the blob.
+  if (snapshot != nullptr) params.snapshot_blob = const_cast<v8::StartupData*>(snapshot);
   v8::Isolate::Initialize(isolate_, params);
   event_loop_->Bind(looper_);
   isolate_->SetData(kIsolateSlot, this);
@@ -69,17 +74,44 @@ base::Result<void> Runtime::Initialize() {
   isolate_->SetPromiseRejectCallback(RejectionTracker::OnPromiseReject);
   ModuleLoader::InstallCallbacks(isolate_);
 
+  modules_ = std::make_unique<ModuleLoader>(this);
+  timers_ = std::make_unique<Timers>(this);
+  rejections_ = std::make_unique<RejectionTracker>(this);
+
   v8::HandleScope scope(isolate_);
-  v8::Local<v8::Context> context = v8::Context::New(isolate_);
+  v8::Local<v8::FunctionTemplate> port_template;
+  v8::Local<v8::Context> context;
+  v8::Local<v8::Object> host;
+  v8::Local<v8::Object> internals;
+  if (snapshot != nullptr) {
+    // The realm comes ready-made from the snapshot (realm.h).
+    port_template =
+        isolate_->GetDataFromSnapshotOnce<v8::FunctionTemplate>(kSnapshotPortTemplateIndex)
+            .ToLocalChecked();
+    context = v8::Context::New(isolate_);
+    host = context->GetDataFromSnapshotOnce<v8::Object>(kSnapshotHostIndex).ToLocalChecked();
+    internals =
+        context->GetDataFromSnapshotOnce<v8::Object>(kSnapshotInternalsIndex).ToLocalChecked();
+  } else {
+    port_template = MessagePortHandle::CreateTemplate(isolate_);
+    context = v8::Context::New(isolate_);
+  }
+  message_port_template_.Reset(isolate_, port_template);
   context_.Reset(isolate_, context);
   // The realm's context stays entered for the runtime's whole life: every
   // entry of this thread runs in it.
   context->Enter();
-
-  modules_ = std::make_unique<ModuleLoader>(this);
-  timers_ = std::make_unique<Timers>(this);
-  rejections_ = std::make_unique<RejectionTracker>(this);
-  TRY(InstallBuiltins());
+  if (snapshot == nullptr) TRY(BuildRealm(context, port_template, &host, &internals));
+  internals_.Reset(isolate_, internals);
+  SetRunHostProperties(this, host);
+  // The per-run half of the realm (what a snapshot cannot hold).
+  v8::Local<v8::Function> realm_started;
+  if (InternalFunction("realmStarted").ToLocal(&realm_started)) {
+    v8::TryCatch try_catch(isolate_);
+    if (realm_started->Call(context, v8::Undefined(isolate_), 0, nullptr).IsEmpty()) {
+      return base::Error{0, "realmStarted failed: " + StdString(isolate_, try_catch.Exception())};
+    }
+  }
   event_loop_->SetEntryHook([this] { Checkpoint(); });
   return {};
 }
@@ -112,37 +144,6 @@ Runtime::~Runtime() {
   // its own registration (L11).
   v8host::V8Process::platform()->UnregisterIsolate(isolate_, runtime_key_);
   isolate_ = nullptr;
-}
-
-base::Result<void> Runtime::InstallBuiltins() {
-  v8::HandleScope scope(isolate_);
-  v8::Local<v8::Context> context = this->context();
-  v8::Local<v8::Object> host = CreateHostObject(this);
-  v8::Local<v8::Object> internals = v8::Object::New(isolate_);
-  internals_.Reset(isolate_, internals);
-  v8::Local<v8::String> params[] = {V8Symbol(isolate_, "host"), V8Symbol(isolate_, "internals"),
-                                    V8Symbol(isolate_, "global")};
-  v8::Local<v8::Value> args[] = {host, internals, context->Global()};
-  for (std::size_t i = 0; i < kBuiltinSourceCount; ++i) {
-    const BuiltinSource& builtin = kBuiltinSources[i];
-    v8::TryCatch try_catch(isolate_);
-    v8::ScriptOrigin origin(isolate_,
-                            V8String(isolate_, std::string("hostloop:internal/") + builtin.name));
-    v8::ScriptCompiler::Source source(
-        V8String(isolate_, std::string_view(builtin.source, builtin.length)), origin);
-    v8::Local<v8::Function> function;
-    v8::Local<v8::Value> result;
-    if (!v8::ScriptCompiler::CompileFunction(context, &source, 3, params).ToLocal(&function) ||
-        !function->Call(context, v8::Undefined(isolate_), 3, args).ToLocal(&result)) {
-      std::string detail = try_catch.HasCaught() ? StdString(isolate_, try_catch.Exception()) : "";
-      if (try_catch.HasCaught() && !try_catch.Message().IsEmpty()) {
-        detail += " (line " +
-                  std::to_string(try_catch.Message()->GetLineNumber(context).FromMaybe(0)) + ")";
-      }
-      return base::Error{0, std::string("internal script ") + builtin.name + " failed: " + detail};
-    }
-  }
-  return {};
 }
 
 v8::MaybeLocal<v8::Function> Runtime::InternalFunction(const char* name) {

@@ -118,7 +118,6 @@ class Runtime {
 
   Runtime(loop::Looper* looper, RuntimeOptions options);
   base::Result<void> Initialize();
-  base::Result<void> InstallBuiltins();
   // The entry hook (L5).
   void Checkpoint();
 

@@ -20,9 +20,13 @@ std::unique_ptr<HostPlatform>& PlatformSlot() {
 
 }  // namespace
 
+const v8::StartupData* g_snapshot = nullptr;
+
 base::Result<void> V8Process::Initialize(const char* argv0,
-                                         const std::vector<std::string>& v8_flags) {
+                                         const std::vector<std::string>& v8_flags,
+                                         const v8::StartupData* snapshot) {
   CHECK(!initialized());
+  g_snapshot = snapshot;
   // Import assertions (`assert { type: 'json' }`) are behind a flag in V8 10.2.
   static const char kDefaultFlags[] = "--harmony-import-assertions";
   v8::V8::SetFlagsFromString(kDefaultFlags, sizeof kDefaultFlags - 1);
@@ -51,6 +55,8 @@ base::Result<void> V8Process::Initialize(const char* argv0,
   if (!v8::V8::Initialize()) return base::Error{0, "V8 failed to initialize"};
   return {};
 }
+
+const v8::StartupData* V8Process::snapshot() { return g_snapshot; }
 
 HostPlatform* V8Process::platform() { return PlatformSlot().get(); }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <v8-snapshot.h>
+
 #include "base/result.h"
 #include "v8/host_platform.h"
 
@@ -14,7 +16,11 @@ class V8Process {
  public:
   // `v8_flags` are V8 command-line flags ("--expose-gc"). Unknown flags are
   // an error naming them. `argv0` helps ICU find its data.
-  static base::Result<void> Initialize(const char* argv0, const std::vector<std::string>& v8_flags);
+  // `snapshot` (may be null) is the startup snapshot every isolate starts
+  // from; it must outlive V8.
+  static base::Result<void> Initialize(const char* argv0, const std::vector<std::string>& v8_flags,
+                                       const v8::StartupData* snapshot = nullptr);
+  static const v8::StartupData* snapshot();
   static HostPlatform* platform();
   static bool initialized();
   static void Shutdown();

@@ -40,13 +40,19 @@ Object.defineProperty(global, 'queueMicrotask', {
   value: queueMicrotask, writable: true, configurable: true, enumerable: true,
 });
 
-// hostloop's own namespace: program arguments and versions.
+// hostloop's own namespace: program arguments and versions. The arguments
+// are per run (the realm may come from a snapshot), so they are read lazily.
+let args;
+const hostloopNamespace = {
+  get args() {
+    if (args === undefined) args = Object.freeze(host.args.slice());
+    return args;
+  },
+  version: host.version,
+  versions: Object.freeze({ hostloop: host.version, v8: host.v8Version }),
+};
 Object.defineProperty(global, 'hostloop', {
-  value: Object.freeze({
-    args: Object.freeze(host.args.slice()),
-    version: host.version,
-    versions: Object.freeze({ hostloop: host.version, v8: host.v8Version }),
-  }),
+  value: Object.freeze(hostloopNamespace),
   writable: true,
   configurable: true,
   enumerable: false,
@@ -78,55 +84,61 @@ Object.defineProperty(global, 'performance', {
   enumerable: true,
 });
 
-// J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
-// settles. V8 does not tell the platform when it cancels the delayed task
-// behind a waitAsync timeout (LESSONS 3), so the reference is held here, at
-// the JS level, from the call until the promise settles.
-const originalWaitAsync = Atomics.waitAsync;
-if (typeof originalWaitAsync === 'function') {
-  const ReflectApply = Reflect.apply;
-  const PromisePrototypeThen = Promise.prototype.then;
-  const release = () => host.unrefLoop();
-  const methods = {
-    waitAsync(typedArray, index, value, timeout) {
-      const result = ReflectApply(originalWaitAsync, Atomics, arguments);
-      if (result.async) {
-        host.refLoop();
-        ReflectApply(PromisePrototypeThen, result.value, [release, release]);
-      }
-      return result;
-    },
-  };
-  Object.defineProperty(Atomics, 'waitAsync', {
-    value: methods.waitAsync, writable: true, configurable: true, enumerable: false,
-  });
-}
-
-// J3: a pending async WebAssembly compile keeps the runtime alive: V8 compiles
-// on its worker threads and finishes with a foreground task, which the loop
-// must still be running to receive.
-if (typeof WebAssembly === 'object') {
-  const ReflectApply = Reflect.apply;
-  const PromisePrototypeThen = Promise.prototype.then;
-  const release = () => host.unrefLoop();
-  for (const name of ['compile', 'instantiate']) {
-    const original = WebAssembly[name];
-    if (typeof original !== 'function') continue;
+// Globals V8 installs only when a context starts (after a snapshot is
+// deserialized), such as Atomics and WebAssembly, are adjusted here; the
+// runtime calls internals.realmStarted() once per run.
+internals.realmStarted = function realmStarted() {
+  internals.inspectRealmStarted();
+  // J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
+  // settles. V8 does not tell the platform when it cancels the delayed task
+  // behind a waitAsync timeout (LESSONS 3), so the reference is held here, at
+  // the JS level, from the call until the promise settles.
+  const originalWaitAsync = Atomics.waitAsync;
+  if (typeof originalWaitAsync === 'function') {
+    const ReflectApply = Reflect.apply;
+    const PromisePrototypeThen = Promise.prototype.then;
+    const release = () => host.unrefLoop();
     const methods = {
-      [name](...args) {
-        const promise = ReflectApply(original, WebAssembly, args);
-        host.refLoop();
-        // The derived promise is what the caller gets, so a rejection the
-        // caller ignores is still reported as unhandled (J5).
-        return ReflectApply(PromisePrototypeThen, promise, [
-          (value) => { release(); return value; },
-          (reason) => { release(); throw reason; },
-        ]);
+      waitAsync(typedArray, index, value, timeout) {
+        const result = ReflectApply(originalWaitAsync, Atomics, arguments);
+        if (result.async) {
+          host.refLoop();
+          ReflectApply(PromisePrototypeThen, result.value, [release, release]);
+        }
+        return result;
       },
     };
-    Object.defineProperty(methods[name], 'length', { value: original.length });
-    Object.defineProperty(WebAssembly, name, {
-      value: methods[name], writable: true, configurable: true, enumerable: false,
+    Object.defineProperty(Atomics, 'waitAsync', {
+      value: methods.waitAsync, writable: true, configurable: true, enumerable: false,
     });
   }
-}
+
+  // J3: a pending async WebAssembly compile keeps the runtime alive: V8 compiles
+  // on its worker threads and finishes with a foreground task, which the loop
+  // must still be running to receive.
+  if (typeof WebAssembly === 'object') {
+    const ReflectApply = Reflect.apply;
+    const PromisePrototypeThen = Promise.prototype.then;
+    const release = () => host.unrefLoop();
+    for (const name of ['compile', 'instantiate']) {
+      const original = WebAssembly[name];
+      if (typeof original !== 'function') continue;
+      const methods = {
+        [name](...args) {
+          const promise = ReflectApply(original, WebAssembly, args);
+          host.refLoop();
+          // The derived promise is what the caller gets, so a rejection the
+          // caller ignores is still reported as unhandled (J5).
+          return ReflectApply(PromisePrototypeThen, promise, [
+            (value) => { release(); return value; },
+            (reason) => { release(); throw reason; },
+          ]);
+        },
+      };
+      Object.defineProperty(methods[name], 'length', { value: original.length });
+      Object.defineProperty(WebAssembly, name, {
+        value: methods[name], writable: true, configurable: true, enumerable: false,
+      });
+    }
+  }
+};

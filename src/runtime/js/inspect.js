@@ -116,7 +116,9 @@ const setIteratorNext = uncurryThis(setIteratorPrototype.next);
 const weakMapHas = uncurryThis(WeakMap.prototype.has);
 const weakSetHas = uncurryThis(WeakSet.prototype.has);
 const arrayBufferByteLength = getterOf(ArrayBuffer.prototype, 'byteLength');
-const sharedArrayBufferByteLength = typeof SharedArrayBuffer === 'function' ?
+// SharedArrayBuffer (like Atomics) is installed when a context starts, after
+// a startup snapshot is deserialized, so it is looked up again then.
+let sharedArrayBufferByteLength = typeof SharedArrayBuffer === 'function' ?
   getterOf(SharedArrayBuffer.prototype, 'byteLength') : undefined;
 const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
 const typedArrayTag = getterOf(TypedArrayPrototype, SymbolToStringTag);
@@ -136,8 +138,13 @@ const SetPrototype = Set.prototype;
 const MapPrototype = Map.prototype;
 const DatePrototype = Date.prototype;
 const ArrayBufferPrototype = ArrayBuffer.prototype;
-const SharedArrayBufferPrototype = typeof SharedArrayBuffer === 'function' ?
+let SharedArrayBufferPrototype = typeof SharedArrayBuffer === 'function' ?
   SharedArrayBuffer.prototype : undefined;
+internals.inspectRealmStarted = () => {
+  if (typeof global.SharedArrayBuffer !== 'function') return;
+  sharedArrayBufferByteLength = getterOf(global.SharedArrayBuffer.prototype, 'byteLength');
+  SharedArrayBufferPrototype = global.SharedArrayBuffer.prototype;
+};
 const DataViewPrototype = DataView.prototype;
 const WeakSetPrototype = WeakSet.prototype;
 const WeakMapPrototype = WeakMap.prototype;
