@@ -463,6 +463,8 @@ def run_case(hostloop: str, case: Case) -> list:
             proc = subprocess.run(argv, cwd=directory, stdin=subprocess.DEVNULL, stdout=stdout_target,
                                   stderr=subprocess.STDOUT if case.merge else subprocess.PIPE,
                                   timeout=case.timeout)
+        except OSError as e:
+            return [f"could not run {argv[0]}: {e}"]
         except subprocess.TimeoutExpired as e:
             return [f"timed out after {case.timeout:.0f} s",
                     "---- stdout ----\n" + (e.stdout or b"").decode("utf-8", "replace")[-3000:],
