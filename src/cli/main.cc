@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 
@@ -19,6 +20,27 @@ namespace {
 int Fail(const std::string& message, int code) {
   std::fprintf(stderr, "hostloop: %s\n", message.c_str());
   return code;
+}
+
+// --trace-loop: what the loop did, on stderr at exit.
+void PrintLoopTrace(const loop::LooperStats& stats, uint64_t internal_entries) {
+  auto ms = [](loop::Duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+  double total = ms(stats.run_time);
+  double idle = ms(stats.idle_time);
+  std::fprintf(stderr,
+               "hostloop --trace-loop:\n"
+               "  passes:            %llu\n"
+               "  entries run:       ordered lane %llu, internal lane %llu, fd callbacks %llu\n"
+               "  kernel wakeups:    %llu\n"
+               "  time:              %.3f ms total, %.3f ms running (JS and host), %.3f ms idle\n"
+               "  loop lag:          max %.3f ms, p99 <= %.3f ms, p50 <= %.3f ms (%llu ordered entries)\n",
+               static_cast<unsigned long long>(stats.passes),
+               static_cast<unsigned long long>(stats.ordered_entries),
+               static_cast<unsigned long long>(internal_entries),
+               static_cast<unsigned long long>(stats.fd_callbacks),
+               static_cast<unsigned long long>(stats.kernel_wakeups), total, total - idle, idle,
+               ms(stats.max_lag), ms(stats.LagPercentile(0.99)), ms(stats.LagPercentile(0.5)),
+               static_cast<unsigned long long>(stats.lag_samples));
 }
 
 int Main(int argc, char** argv) {
@@ -72,10 +94,12 @@ int Main(int argc, char** argv) {
     } else {
       url = runtime::PathToFileUrl(runtime::AbsolutePath(*options.file));
     }
+    if (options.trace_loop) looper.value()->set_trace_lag(true);
     if (runtime->StartMainModule(url, source) && !runtime->stopping()) {
       looper.value()->Run();
       runtime->CheckUnsettledMain();
     }
+    if (options.trace_loop) PrintLoopTrace(looper.value()->stats(), runtime->event_loop().entries_run());
     exit_code = runtime->exit_code();
     runtime.reset();
   }

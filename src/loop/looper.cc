@@ -59,7 +59,23 @@ Looper::Looper(const base::TickClock* clock, EpollPoller poller,
                std::shared_ptr<LooperRemote> remote)
     : clock_(clock), poller_(std::move(poller)), remote_(std::move(remote)) {
   tls_current_looper = this;
-  Now();
+  created_at_ = Now();
+}
+
+const LooperStats& Looper::stats() {
+  stats_.run_time = clock_->Now() - created_at_;
+  return stats_;
+}
+
+Duration LooperStats::LagPercentile(double fraction) const {
+  if (lag_samples == 0) return Duration::zero();
+  uint64_t wanted = static_cast<uint64_t>(fraction * static_cast<double>(lag_samples) + 0.5);
+  uint64_t seen = 0;
+  for (int i = 0; i < kLagBuckets; ++i) {
+    seen += lag_histogram[i];
+    if (seen >= wanted) return std::chrono::microseconds(i == 0 ? 1 : (int64_t{1} << i));
+  }
+  return max_lag;
 }
 
 Looper* Looper::Current() { return tls_current_looper; }
@@ -327,6 +343,7 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
   std::size_t ran = 0;
   TimePoint budget_end = now + kOrderedBudget.max_time;
   while (!queue_.empty() && queue_.TopDue() <= now && queue_.TopSequence() < snapshot) {
+    if (trace_lag_) RecordLag(Now() - queue_.TopDue());
     Task task = queue_.PopTop();
     RunGuarded(
         [&task] {
@@ -340,6 +357,15 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
     if (++ran >= kOrderedBudget.max_entries) return;
     if (ran % kClockCheckInterval == 0 && Now() >= budget_end) return;
   }
+}
+
+void Looper::RecordLag(Duration lag) {
+  int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(lag).count();
+  int bucket = 0;
+  while (bucket + 1 < LooperStats::kLagBuckets && (int64_t{1} << bucket) <= us) ++bucket;
+  ++stats_.lag_histogram[bucket];
+  ++stats_.lag_samples;
+  if (lag > stats_.max_lag) stats_.max_lag = lag;
 }
 
 void Looper::RunSources(TimePoint now) {

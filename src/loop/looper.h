@@ -112,6 +112,16 @@ struct LooperStats {
   // Returns from a blocking kernel wait (a wait with a non-zero timeout).
   uint64_t kernel_wakeups = 0;
   Duration idle_time{};
+  Duration run_time{};  // since the Looper was created
+
+  // Loop lag (with tracing on): how late ordered-lane entries started after
+  // their due time. Bucket i counts lags in [2^(i-1), 2^i) microseconds.
+  static constexpr int kLagBuckets = 40;
+  uint64_t lag_histogram[kLagBuckets] = {};
+  uint64_t lag_samples = 0;
+  Duration max_lag{};
+  // The lag below which `fraction` of the samples fall (bucket upper bound).
+  Duration LagPercentile(double fraction) const;
 };
 
 class Looper {
@@ -216,7 +226,10 @@ class Looper {
   const base::TickClock* clock() const { return clock_; }
   bool IsHomeThread() const { return Current() == this; }
   bool quit_requested() const { return quit_.load(std::memory_order_relaxed); }
-  const LooperStats& stats() const { return stats_; }
+  // Home thread. Statistics for --trace-loop; lag tracing reads the clock
+  // once per ordered entry, so it is off unless asked for.
+  const LooperStats& stats();
+  void set_trace_lag(bool enabled) { trace_lag_ = enabled; }
   // Thread-safe. Returns from blocking kernel waits so far.
   uint64_t kernel_wakeups() const { return kernel_wakeups_.load(std::memory_order_relaxed); }
 
@@ -240,6 +253,7 @@ class Looper {
   void PollAndDispatch(std::optional<Duration> timeout);   // phase 5
   void DispatchFd(WatchId id, uint32_t events);
   bool HasDueWork(TimePoint now);
+  void RecordLag(Duration lag);
   void CompactRegistrations();
 
   const base::TickClock* const clock_;
@@ -260,6 +274,8 @@ class Looper {
   bool running_ = false;
   std::atomic<bool> quit_{false};
   LooperStats stats_;
+  bool trace_lag_ = false;
+  TimePoint created_at_{};
   std::atomic<uint64_t> kernel_wakeups_{0};
   epoll_event events_[kMaxEventsPerPass];
 };

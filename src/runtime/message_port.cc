@@ -36,49 +36,54 @@ bool PortCore::closed() {
 
 void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
   std::shared_ptr<loop::EventLoop> loop;
-  bool same_thread = false;
   uint64_t attachment = 0;
+  std::vector<bool> lanes;
   {
     base::MutexLock lock(mutex_);
     if (closed_) return;  // `message` is destroyed after the lock is released
+    message->cross_thread = !loop_ || owner_thread_ != std::this_thread::get_id();
+    lanes.push_back(message->cross_thread);
     queue_.push_back(std::move(message));
     if (!enabled_ || !loop_) return;
     loop = loop_;
-    same_thread = owner_thread_ == std::this_thread::get_id();
     attachment = attachment_;
     ++scheduled_;
   }
-  ScheduleDeliveries(std::move(loop), same_thread, attachment, 1);
+  ScheduleDeliveries(loop, lanes, attachment);
 }
 
-void PortCore::ScheduleDeliveries(std::shared_ptr<loop::EventLoop> loop, bool same_thread,
-                                  uint64_t attachment, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
+void PortCore::ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
+                                  const std::vector<bool>& cross_thread, uint64_t attachment) {
+  for (bool internal : cross_thread) {
     loop::Task deliver = [core = shared_from_this(), attachment] { core->DeliverOne(attachment); };
-    if (same_thread) {
-      loop->PostOrdered(std::move(deliver));
-    } else {
+    // Within one runtime a message keeps its place among the other
+    // macrotasks (L3); from another thread it is an internal-lane entry.
+    if (internal) {
       loop->PostInternal(std::move(deliver));
+    } else {
+      loop->PostOrdered(std::move(deliver));
     }
   }
 }
 
 void PortCore::DeliverOne(uint64_t attachment) {
   std::unique_ptr<SerializedMessage> message;
+  PortReceiver* receiver;
   {
     base::MutexLock lock(mutex_);
     if (attachment != attachment_) return;  // scheduled for a former owner
     if (scheduled_ > 0) --scheduled_;
-    if (closed_ || queue_.empty() || handle_ == nullptr) return;
+    if (closed_ || queue_.empty() || receiver_ == nullptr) return;
     message = std::move(queue_.front());
     queue_.pop_front();
+    receiver = receiver_;
   }
-  handle_->Dispatch(std::move(message));
+  receiver->Deliver(std::move(message));
 }
 
-void PortCore::Attach(MessagePortHandle* handle, std::shared_ptr<loop::EventLoop> loop) {
+void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
   base::MutexLock lock(mutex_);
-  handle_ = handle;
+  receiver_ = receiver;
   loop_ = std::move(loop);
   owner_thread_ = std::this_thread::get_id();
   ++attachment_;
@@ -89,7 +94,7 @@ void PortCore::Attach(MessagePortHandle* handle, std::shared_ptr<loop::EventLoop
 
 void PortCore::Detach() {
   base::MutexLock lock(mutex_);
-  handle_ = nullptr;
+  receiver_ = nullptr;
   loop_.reset();
   ++attachment_;
   scheduled_ = 0;
@@ -98,21 +103,20 @@ void PortCore::Detach() {
 
 void PortCore::Enable() {
   std::shared_ptr<loop::EventLoop> loop;
-  std::size_t count;
+  std::vector<bool> lanes;
   uint64_t attachment;
   {
     base::MutexLock lock(mutex_);
-    if (enabled_ || closed_ || !loop_) {
-      enabled_ = enabled_ || (!closed_ && loop_);
-      return;
-    }
+    if (enabled_ || closed_ || !loop_) return;
     enabled_ = true;
-    count = queue_.size() - std::min(queue_.size(), scheduled_);
-    scheduled_ += count;
+    // Queued messages without a delivery entry yet get one each, in order.
+    std::size_t already = std::min(queue_.size(), scheduled_);
+    for (std::size_t i = already; i < queue_.size(); ++i) lanes.push_back(queue_[i]->cross_thread);
+    scheduled_ += lanes.size();
     loop = loop_;
     attachment = attachment_;
   }
-  ScheduleDeliveries(std::move(loop), true, attachment, count);
+  ScheduleDeliveries(loop, lanes, attachment);
 }
 
 void PortCore::Close() {
@@ -270,13 +274,17 @@ std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
   return core;
 }
 
-void MessagePortHandle::Dispatch(std::unique_ptr<SerializedMessage> message) {
-  Runtime* runtime = runtime_;
+void MessagePortHandle::Deliver(std::unique_ptr<SerializedMessage> message) {
+  v8::HandleScope scope(runtime_->isolate());
+  DispatchMessageEvent(runtime_, wrapper_.Get(runtime_->isolate()), std::move(message));
+}
+
+void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
+                          std::unique_ptr<SerializedMessage> message) {
   if (runtime->stopping()) return;
   v8::Isolate* isolate = runtime->isolate();
   v8::HandleScope scope(isolate);
   v8::Local<v8::Context> context = runtime->context();
-  v8::Local<v8::Object> port = wrapper_.Get(isolate);
   std::vector<v8::Local<v8::Object>> ports;
   v8::Local<v8::Value> data;
   {
@@ -288,9 +296,9 @@ void MessagePortHandle::Dispatch(std::unique_ptr<SerializedMessage> message) {
   }
   v8::Local<v8::Function> deliver;
   if (data.IsEmpty()) {
-    // https://html.spec.whatwg.org/multipage/web-messaging.html step "messageerror"
+    // The message could not be deserialized here: `messageerror` (HTML).
     if (!runtime->InternalFunction("deliverPortMessageError").ToLocal(&deliver)) return;
-    v8::Local<v8::Value> argv[] = {port};
+    v8::Local<v8::Value> argv[] = {target};
     runtime->CallAndReport(deliver, v8::Undefined(isolate), 1, argv);
     return;
   }
@@ -299,7 +307,7 @@ void MessagePortHandle::Dispatch(std::unique_ptr<SerializedMessage> message) {
   for (std::size_t i = 0; i < ports.size(); ++i) {
     port_array->Set(context, static_cast<uint32_t>(i), ports[i]).Check();
   }
-  v8::Local<v8::Value> argv[] = {port, data, port_array};
+  v8::Local<v8::Value> argv[] = {target, data, port_array};
   runtime->CallAndReport(deliver, v8::Undefined(isolate), 3, argv);
 }
 

@@ -23,6 +23,7 @@
 #include <span>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "base/thread_annotations.h"
 #include "loop/event_loop.h"
@@ -34,11 +35,22 @@ namespace hostloop::runtime {
 class MessagePortHandle;
 class Runtime;
 
+// Whoever owns an attached PortCore and turns its messages into events: a
+// MessagePort, a Worker object (parent side), a worker's global.
+class PortReceiver {
+ public:
+  virtual ~PortReceiver() = default;
+  // Owner's home thread. One message, one task.
+  virtual void Deliver(std::unique_ptr<SerializedMessage> message) = 0;
+};
+
 class PortCore : public std::enable_shared_from_this<PortCore> {
  public:
   static std::pair<std::shared_ptr<PortCore>, std::shared_ptr<PortCore>> CreatePair();
 
   // Thread-safe. Queues `message` for this end; dropped when it is closed.
+  // A message posted from another thread than the owner's (or before the
+  // core has an owner) is delivered through the internal lane.
   void Enqueue(std::unique_ptr<SerializedMessage> message);
   // Thread-safe. The entangled end, or null once disentangled.
   std::shared_ptr<PortCore> peer();
@@ -46,8 +58,8 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void Close();
   bool closed();
 
-  // Owner's home thread: binds the core to `handle` in `loop`'s runtime.
-  void Attach(MessagePortHandle* handle, std::shared_ptr<loop::EventLoop> loop);
+  // Owner's home thread: binds the core to `receiver` in `loop`'s runtime.
+  void Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop);
   // Owner's home thread: unbinds (transfer or GC). Queued messages stay.
   void Detach();
   // Owner's home thread: start(): enables the queue and schedules delivery.
@@ -57,9 +69,9 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   PortCore() = default;
   // Runs one delivery on the owner's home thread.
   void DeliverOne(uint64_t attachment);
-  // Posts delivery entries for `count` messages; called without the lock.
-  void ScheduleDeliveries(std::shared_ptr<loop::EventLoop> loop, bool same_thread,
-                          uint64_t attachment, std::size_t count);
+  // Posts one delivery entry per lane choice; called without the lock.
+  void ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
+                          const std::vector<bool>& cross_thread, uint64_t attachment);
 
   base::Mutex mutex_;
   std::deque<std::unique_ptr<SerializedMessage>> queue_ GUARDED_BY(mutex_);
@@ -74,10 +86,10 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // Delivery entries posted for the current attachment and not yet run.
   std::size_t scheduled_ GUARDED_BY(mutex_) = 0;
   // Owner's home thread only.
-  MessagePortHandle* handle_ = nullptr;
+  PortReceiver* receiver_ = nullptr;
 };
 
-class MessagePortHandle {
+class MessagePortHandle final : public PortReceiver {
  public:
   // Creates the JS MessagePort of `runtime` for `core`.
   static v8::Local<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core);
@@ -97,16 +109,25 @@ class MessagePortHandle {
 
   // Delivers `message` to the JS object as a `message` (or `messageerror`)
   // event.
-  void Dispatch(std::unique_ptr<SerializedMessage> message);
+  void Deliver(std::unique_ptr<SerializedMessage> message) override;
 
  private:
   MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core);
-  ~MessagePortHandle();
+  ~MessagePortHandle() override;
   static void OnCollected(const v8::WeakCallbackInfo<MessagePortHandle>& info);
 
   Runtime* const runtime_;
   std::shared_ptr<PortCore> core_;
   v8::Global<v8::Object> wrapper_;
 };
+
+}  // namespace hostloop::runtime
+
+namespace hostloop::runtime {
+
+// Turns a message into a `message` event on `target` (or `messageerror` when
+// it cannot be deserialized): the shared last step of every receiver.
+void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
+                          std::unique_ptr<SerializedMessage> message);
 
 }  // namespace hostloop::runtime

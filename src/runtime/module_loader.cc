@@ -77,34 +77,35 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // V8 10.2 parses import assertions (`assert { type: 'json' }`) but not the
 // newer import attributes (`with { type: 'json' }`) that node 22 and deno
-// write. Rewrites `with` to `assert` where it follows the module specifier of
-// an import or export declaration: `from '...' with {` and `import '...' with {`.
-void RewriteImportAttributes(std::string* source) {
+// write. When compiling fails at a `with` that follows the module specifier
+// of an import or export declaration, that one `with` becomes `assert` and
+// the module is compiled again; V8's error position guarantees it is real
+// syntax, never text in a string, comment or template. The whitespace before
+// `with` moves after `assert` (V8 allows no line break before `assert`), so
+// line numbers stay the same.
+bool RewriteImportAttributeAt(std::string* source, int position) {
   std::string& text = *source;
-  for (std::size_t i = text.find("with"); i != std::string::npos; i = text.find("with", i + 4)) {
-    if (i > 0 && IsIdentifierChar(text[i - 1])) continue;
-    std::size_t after = i + 4;
-    if (after < text.size() && IsIdentifierChar(text[after])) continue;
-    while (after < text.size() && IsSpace(text[after])) ++after;
-    if (after >= text.size() || text[after] != '{') continue;
-    // Backwards: whitespace, a closing quote, the string, its opening quote.
-    std::size_t j = i;
-    while (j > 0 && IsSpace(text[j - 1])) --j;
-    if (j == 0 || (text[j - 1] != '\'' && text[j - 1] != '"')) continue;
-    char quote = text[j - 1];
-    if (j < 2) continue;
-    std::size_t open = text.rfind(quote, j - 2);
-    if (open == std::string::npos) continue;
-    if (text.find('\n', open) < j - 1) continue;
-    std::size_t k = open;
-    while (k > 0 && IsSpace(text[k - 1])) --k;
-    auto keyword_before = [&](std::string_view word) {
-      return k >= word.size() && text.compare(k - word.size(), word.size(), word) == 0 &&
-             (k == word.size() || !IsIdentifierChar(text[k - word.size() - 1]));
-    };
-    if (!keyword_before("from") && !keyword_before("import")) continue;
-    text.replace(i, 4, "assert");
-  }
+  if (position < 0) return false;
+  std::size_t i = static_cast<std::size_t>(position);
+  if (text.compare(i, 4, "with") != 0) return false;
+  if (i + 4 < text.size() && IsIdentifierChar(text[i + 4])) return false;
+  // Backwards: whitespace, then the closing quote of the specifier string.
+  std::size_t j = i;
+  while (j > 0 && IsSpace(text[j - 1])) --j;
+  if (j < 2 || (text[j - 1] != '\'' && text[j - 1] != '"')) return false;
+  char quote = text[j - 1];
+  std::size_t open = text.rfind(quote, j - 2);
+  if (open == std::string::npos || text.find('\n', open) < j - 1) return false;
+  std::size_t k = open;
+  while (k > 0 && IsSpace(text[k - 1])) --k;
+  auto keyword_before = [&](std::string_view word) {
+    return k >= word.size() && text.compare(k - word.size(), word.size(), word) == 0 &&
+           (k == word.size() || !IsIdentifierChar(text[k - word.size() - 1]));
+  };
+  if (!keyword_before("from") && !keyword_before("import")) return false;
+  std::string whitespace = text.substr(j, i - j);
+  text.replace(j, i + 4 - j, " assert" + whitespace);
+  return true;
 }
 
 }  // namespace
@@ -248,6 +249,8 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
   }
 
   if (type == ModuleType::kJson) {
+    // A UTF-8 byte-order mark is not JSON, but files carry it (node strips it too).
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
     v8::Local<v8::Value> value;
     std::string reason;
     {
@@ -272,19 +275,31 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
   }
 
   if (!source && EndsWith(url, ".json")) {
+    // Static imports accept `assert` and `with`; V8 10.2 reads only `assert`
+    // from import()'s options.
+    std::string how = site ? "add `with { type: 'json' }` (or `assert { type: 'json' }`) to the import"
+                           : "import() it with `{ assert: { type: 'json' } }` (V8 10.2 does not read "
+                             "`with` in import() options)";
     isolate->ThrowException(MakeLoadError(
-        isolate,
-        "Cannot import JSON module '" + DisplayName(url) +
-            "' as JavaScript: add `assert { type: 'json' }` to the import",
+        isolate, "Cannot import JSON module '" + DisplayName(url) + "' as JavaScript: " + how,
         where, /*type_error=*/true));
     return {};
   }
 
-  RewriteImportAttributes(&text);
   v8::ScriptOrigin origin(isolate, V8String(isolate, url), 0, 0, false, -1,
                           v8::Local<v8::Value>(), false, false, /*is_module=*/true);
-  v8::ScriptCompiler::Source compiler_source(V8String(isolate, text), origin);
-  return v8::ScriptCompiler::CompileModule(isolate, &compiler_source);
+  // Each round fixes one `with` clause (RewriteImportAttributeAt).
+  for (int round = 0;; ++round) {
+    v8::TryCatch try_catch(isolate);
+    v8::ScriptCompiler::Source compiler_source(V8String(isolate, text), origin);
+    v8::Local<v8::Module> module;
+    if (v8::ScriptCompiler::CompileModule(isolate, &compiler_source).ToLocal(&module)) return module;
+    if (round >= 1000 || !try_catch.HasCaught() || try_catch.Message().IsEmpty() ||
+        !RewriteImportAttributeAt(&text, try_catch.Message()->GetStartPosition())) {
+      try_catch.ReThrow();
+      return {};
+    }
+  }
 }
 
 v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,

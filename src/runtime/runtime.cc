@@ -292,9 +292,13 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
       int end = std::max(column + 1, message->GetEndColumn(context).FromMaybe(column + 1));
       text += (path.ok() ? path.value() : resource) + ":" + std::to_string(line) + ":" +
               std::to_string(column + 1) + "\n";
-      text += StdString(isolate_, source_line) + "\n";
-      text += std::string(static_cast<std::size_t>(column), ' ') +
-              std::string(static_cast<std::size_t>(end - column), '^') + "\n";
+      std::string line_text = StdString(isolate_, source_line);
+      text += line_text + "\n";
+      // Tabs stay tabs so the caret lines up on screen.
+      for (int c = 0; c < column; ++c) {
+        text += static_cast<std::size_t>(c) < line_text.size() && line_text[c] == '\t' ? '\t' : ' ';
+      }
+      text += std::string(static_cast<std::size_t>(end - column), '^') + "\n";
       has_location_in_text = true;
     }
   }

@@ -30,6 +30,8 @@ struct SerializedMessage {
   std::vector<std::shared_ptr<v8::BackingStore>> shared_array_buffers;
   std::vector<std::shared_ptr<PortCore>> ports;
   std::vector<v8::CompiledWasmModule> wasm_modules;
+  // Set by PortCore::Enqueue: delivered through the internal lane.
+  bool cross_thread = false;
 };
 
 // Serializes `value`, moving what `transfer` lists (ArrayBuffers, MessagePorts;

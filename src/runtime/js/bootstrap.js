@@ -3,7 +3,6 @@
 // (`self`), with its event handler attributes, and adds the small globals
 // that need no file of their own.
 
-internals.initEventTarget(global);
 Object.defineProperty(global, 'self', {
   get() { return global; },
   set(value) { Object.defineProperty(global, 'self', { value, writable: true, configurable: true, enumerable: true }); },
@@ -88,6 +87,16 @@ Object.defineProperty(global, 'performance', {
 // deserialized), such as Atomics and WebAssembly, are adjusted here; the
 // runtime calls internals.realmStarted() once per run.
 internals.realmStarted = function realmStarted() {
+  // The global object is an EventTarget (self.addEventListener). This runs
+  // per start, not in the snapshot: deserializing a context gives the global
+  // proxy a new identity hash, so a WeakMap entry keyed by it from snapshot
+  // time would no longer be found.
+  internals.initEventTarget(global);
+  if (!(global instanceof EventTarget)) {
+    Object.setPrototypeOf(global, Object.create(EventTarget.prototype, {
+      [Symbol.toStringTag]: { value: 'GlobalScope', configurable: true },
+    }));
+  }
   internals.inspectRealmStarted();
   // J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
   // settles. V8 does not tell the platform when it cancels the delayed task
