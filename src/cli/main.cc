@@ -13,6 +13,7 @@
 #include "runtime/realm.h"
 #include "runtime/runtime.h"
 #include "v8/v8_process.h"
+#include "worker/worker.h"
 
 namespace hostloop::cli {
 namespace {
@@ -46,6 +47,7 @@ void PrintLoopTrace(const loop::LooperStats& stats, uint64_t internal_entries) {
 int Main(int argc, char** argv) {
   // A closed stdout must not kill the process mid-run; writes just fail.
   ::signal(SIGPIPE, SIG_IGN);
+  worker::RegisterWorkerBindings();
   base::Result<Options> parsed = ParseOptions(argc, argv);
   if (!parsed.ok()) {
     return Fail(parsed.error().message + "\nTry 'hostloop --help'.", runtime::kExitUsage);

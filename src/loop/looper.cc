@@ -235,7 +235,7 @@ bool Looper::KeepsAlive() {
 // ---- Running ---------------------------------------------------------------
 
 void Looper::Quit() {
-  quit_.store(true, std::memory_order_relaxed);
+  remote_->quit_.store(true, std::memory_order_relaxed);
   if (!IsHomeThread()) Wake();
 }
 
@@ -243,16 +243,16 @@ Looper::RunResult Looper::Run() {
   CHECK(IsHomeThread());
   CHECK_MSG(!running_, "Looper::Run is not re-entrant");
   running_ = true;
-  quit_.store(false, std::memory_order_relaxed);
+  // A Quit() that arrived before Run() still counts: it is consumed here.
   RunResult result = RunResult::kIdle;
   while (true) {
-    if (!RunPass(PassMode::kMayBlock)) break;
-    if (quit_.load(std::memory_order_relaxed)) {
+    if (remote_->quit_.load(std::memory_order_relaxed)) {
       result = RunResult::kQuit;
       break;
     }
+    if (!RunPass(PassMode::kMayBlock)) break;
   }
-  quit_.store(false, std::memory_order_relaxed);
+  remote_->quit_.store(false, std::memory_order_relaxed);
   running_ = false;
   return result;
 }
@@ -263,8 +263,8 @@ void Looper::RunUntilIdle() {
   running_ = true;
   do {
     RunPass(PassMode::kNonBlocking);
-  } while (!quit_.load(std::memory_order_relaxed) && HasDueWork(Now()));
-  quit_.store(false, std::memory_order_relaxed);
+  } while (!remote_->quit_.load(std::memory_order_relaxed) && HasDueWork(Now()));
+  remote_->quit_.store(false, std::memory_order_relaxed);
   running_ = false;
 }
 
@@ -273,7 +273,7 @@ bool Looper::Step() {
   CHECK_MSG(!running_, "Looper::Step is not re-entrant");
   running_ = true;
   RunPass(PassMode::kStep);
-  quit_.store(false, std::memory_order_relaxed);
+  remote_->quit_.store(false, std::memory_order_relaxed);
   running_ = false;
   return KeepsAlive();
 }
@@ -290,11 +290,11 @@ bool Looper::RunPass(PassMode mode) {
 
   // 2. Ordered lane.
   RunOrderedLane(now, snapshot);
-  if (quit_.load(std::memory_order_relaxed)) return true;
+  if (remote_->quit_.load(std::memory_order_relaxed)) return true;
 
   // 3. Internal lanes.
   RunSources(now);
-  if (quit_.load(std::memory_order_relaxed)) return true;
+  if (remote_->quit_.load(std::memory_order_relaxed)) return true;
 
   // 4. Decide the wait. Arm first, then look: a post racing this either is
   // seen by NextDeadline() or finds the waker armed and writes the eventfd.
@@ -303,7 +303,7 @@ bool Looper::RunPass(PassMode mode) {
   std::optional<TimePoint> deadline = NextDeadline();
   TimePoint after = Now();
   std::optional<Duration> timeout;
-  if (mode != PassMode::kMayBlock || quit_.load(std::memory_order_relaxed)) {
+  if (mode != PassMode::kMayBlock || remote_->quit_.load(std::memory_order_relaxed)) {
     timeout = Duration::zero();
   } else if (!KeepsAlive()) {
     // Only weak entries (if any) remain: nothing can produce more work.
@@ -353,7 +353,7 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
         "an ordered-lane entry");
     ++stats_.ordered_entries;
     NotifyEntryRan();
-    if (quit_.load(std::memory_order_relaxed)) return;
+    if (remote_->quit_.load(std::memory_order_relaxed)) return;
     if (++ran >= kOrderedBudget.max_entries) return;
     if (ran % kClockCheckInterval == 0 && Now() >= budget_end) return;
   }
@@ -373,7 +373,7 @@ void Looper::RunSources(TimePoint now) {
   for (std::size_t i = 0; i < sources_.size(); ++i) {
     if (sources_[i] == nullptr) continue;
     sources_[i]->RunDue(now, kInternalBudget);
-    if (quit_.load(std::memory_order_relaxed)) break;
+    if (remote_->quit_.load(std::memory_order_relaxed)) break;
   }
   if (--iterating_ == 0) CompactRegistrations();
 }
@@ -430,7 +430,7 @@ void Looper::PollAndDispatch(std::optional<Duration> timeout) {
       poller_.ConsumeDeadline();
     } else {
       DispatchFd(key, events);
-      if (quit_.load(std::memory_order_relaxed)) return;
+      if (remote_->quit_.load(std::memory_order_relaxed)) return;
     }
   }
 }

@@ -67,6 +67,12 @@ class LooperRemote {
   bool Post(Task task, Duration delay = Duration::zero());
   // Thread-safe. Wakes the home thread if it sleeps (coalesced, L6).
   void Wake() { waker_.Wake(); }
+  // Thread-safe. Makes the Looper's Run() return after the current entry
+  // (no-op once the Looper is gone).
+  void Quit() {
+    quit_.store(true, std::memory_order_relaxed);
+    Wake();
+  }
   uint64_t wake_signal_count() const { return waker_.signal_count(); }
 
  private:
@@ -91,6 +97,7 @@ class LooperRemote {
   // pass start) never misses an earlier inbox entry.
   std::atomic<uint64_t> next_sequence_{1};
   std::atomic<bool> inbox_nonempty_{false};
+  std::atomic<bool> quit_{false};
 
   base::Mutex mutex_;
   bool closed_ GUARDED_BY(mutex_) = false;
@@ -225,7 +232,7 @@ class Looper {
   TimePoint Now();
   const base::TickClock* clock() const { return clock_; }
   bool IsHomeThread() const { return Current() == this; }
-  bool quit_requested() const { return quit_.load(std::memory_order_relaxed); }
+  bool quit_requested() const { return remote_->quit_.load(std::memory_order_relaxed); }
   // Home thread. Statistics for --trace-loop; lag tracing reads the clock
   // once per ordered entry, so it is off unless asked for.
   const LooperStats& stats();
@@ -272,7 +279,6 @@ class Looper {
   bool needs_compaction_ = false;
   int64_t refs_ = 0;
   bool running_ = false;
-  std::atomic<bool> quit_{false};
   LooperStats stats_;
   bool trace_lag_ = false;
   TimePoint created_at_{};

@@ -47,15 +47,15 @@ void GetPromiseState(const FunctionCallbackInfo<Value>& info) {
   Local<v8::Array> result = v8::Array::New(isolate);
   switch (promise->State()) {
     case v8::Promise::kPending:
-      result->Set(context, 0, v8::Integer::New(isolate, 0)).Check();
+      result->Set(context, 0, v8::Integer::New(isolate, 0)).FromMaybe(false);
       break;
     case v8::Promise::kFulfilled:
-      result->Set(context, 0, v8::Integer::New(isolate, 1)).Check();
-      result->Set(context, 1, promise->Result()).Check();
+      result->Set(context, 0, v8::Integer::New(isolate, 1)).FromMaybe(false);
+      result->Set(context, 1, promise->Result()).FromMaybe(false);
       break;
     case v8::Promise::kRejected:
-      result->Set(context, 0, v8::Integer::New(isolate, 2)).Check();
-      result->Set(context, 1, promise->Result()).Check();
+      result->Set(context, 0, v8::Integer::New(isolate, 2)).FromMaybe(false);
+      result->Set(context, 1, promise->Result()).FromMaybe(false);
       break;
   }
   info.GetReturnValue().Set(result);
@@ -107,8 +107,8 @@ void PreviewEntries(const FunctionCallbackInfo<Value>& info) {
   Local<v8::Array> entries;
   if (!info[0].As<v8::Object>()->PreviewEntries(&is_key_value).ToLocal(&entries)) return;
   Local<v8::Array> result = v8::Array::New(isolate, 2);
-  result->Set(context, 0, entries).Check();
-  result->Set(context, 1, v8::Boolean::New(isolate, is_key_value)).Check();
+  result->Set(context, 0, entries).FromMaybe(false);
+  result->Set(context, 1, v8::Boolean::New(isolate, is_key_value)).FromMaybe(false);
   info.GetReturnValue().Set(result);
 }
 
@@ -127,16 +127,16 @@ void ErrorLocation(const FunctionCallbackInfo<Value>& info) {
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
   Local<v8::Message> message = v8::Exception::CreateMessage(isolate, error);
   Local<v8::Array> result = v8::Array::New(isolate, 4);
-  result->Set(context, 0, message->Get()).Check();
+  result->Set(context, 0, message->Get()).FromMaybe(false);
   Local<Value> resource = message->GetScriptResourceName();
   result->Set(context, 1, resource->IsString() ? resource : V8String(isolate, "").As<Value>())
-      .Check();
+      .FromMaybe(false);
   result->Set(context, 2, v8::Integer::New(isolate, message->GetLineNumber(context).FromMaybe(0)))
-      .Check();
+      .FromMaybe(false);
   result
       ->Set(context, 3,
             v8::Integer::New(isolate, message->GetStartColumn(context).FromMaybe(-1) + 1))
-      .Check();
+      .FromMaybe(false);
   info.GetReturnValue().Set(result);
 }
 
@@ -231,6 +231,15 @@ const HostFunction kHostFunctions[] = {
     {"postSchedulerToken", PostSchedulerToken},
 };
 
+std::vector<std::span<const HostFunction>>& HostExtensions() {
+  static std::vector<std::span<const HostFunction>> extensions;
+  return extensions;
+}
+
+void RegisterHostExtension(std::span<const HostFunction> functions) {
+  HostExtensions().push_back(functions);
+}
+
 void AddHostFunctions(v8::Local<v8::Context> context, v8::Local<v8::Object> target,
                       std::span<const HostFunction> functions) {
   for (const HostFunction& function : functions) {
@@ -244,12 +253,15 @@ v8::Local<v8::Object> CreateHostObject(v8::Local<v8::Context> context,
   v8::Local<v8::Object> host = v8::Object::New(isolate);
   AddHostFunctions(context, host, kHostFunctions);
   AddHostFunctions(context, host, MessagePortHandle::Functions());
+  for (std::span<const HostFunction> extension : HostExtensions()) {
+    AddHostFunctions(context, host, extension);
+  }
   host->Set(context, V8Symbol(isolate, "MessagePort"),
             port_template->GetFunction(context).ToLocalChecked())
-      .Check();
-  host->Set(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).Check();
+      .FromMaybe(false);
+  host->Set(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).FromMaybe(false);
   host->Set(context, V8Symbol(isolate, "v8Version"), V8String(isolate, v8::V8::GetVersion()))
-      .Check();
+      .FromMaybe(false);
   return host;
 }
 
@@ -259,12 +271,20 @@ void SetRunHostProperties(Runtime* runtime, v8::Local<v8::Object> host) {
   const std::vector<std::string>& args = runtime->options().args;
   v8::Local<v8::Array> js_args = v8::Array::New(isolate, static_cast<int>(args.size()));
   for (std::size_t i = 0; i < args.size(); ++i) {
-    js_args->Set(context, static_cast<uint32_t>(i), V8String(isolate, args[i])).Check();
+    js_args->Set(context, static_cast<uint32_t>(i), V8String(isolate, args[i])).FromMaybe(false);
   }
-  host->Set(context, V8Symbol(isolate, "args"), js_args).Check();
+  host->Set(context, V8Symbol(isolate, "args"), js_args).FromMaybe(false);
   host->Set(context, V8Symbol(isolate, "timeOrigin"),
             v8::Number::New(isolate, runtime->time_origin_ms()))
-      .Check();
+      .FromMaybe(false);
+  if (runtime->options().worker) {
+    v8::Local<v8::Object> worker = v8::Object::New(isolate);
+    worker->Set(context, V8Symbol(isolate, "name"), V8String(isolate, runtime->options().worker->name))
+        .FromMaybe(false);
+    worker->Set(context, V8Symbol(isolate, "type"), V8String(isolate, runtime->options().worker->type))
+        .FromMaybe(false);
+    host->Set(context, V8Symbol(isolate, "workerInfo"), worker).FromMaybe(false);
+  }
 }
 
 const intptr_t* ExternalReferences() {
@@ -275,6 +295,11 @@ const intptr_t* ExternalReferences() {
     }
     for (const HostFunction& function : MessagePortHandle::Functions()) {
       list.push_back(reinterpret_cast<intptr_t>(function.callback));
+    }
+    for (std::span<const HostFunction> extension : HostExtensions()) {
+      for (const HostFunction& function : extension) {
+        list.push_back(reinterpret_cast<intptr_t>(function.callback));
+      }
     }
     list.push_back(reinterpret_cast<intptr_t>(MessagePortHandle::ConstructorCallback()));
     list.push_back(0);

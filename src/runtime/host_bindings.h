@@ -19,6 +19,10 @@ struct HostFunction {
   v8::FunctionCallback callback;
 };
 
+// Adds native functions from a higher layer (workers) to every host object.
+// Call before V8 is initialized (and in the snapshot tool).
+void RegisterHostExtension(std::span<const HostFunction> functions);
+
 // Adds `functions` to `target` as methods.
 void AddHostFunctions(v8::Local<v8::Context> context, v8::Local<v8::Object> target,
                       std::span<const HostFunction> functions);

@@ -167,8 +167,8 @@ void CreateMessageChannel(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   auto [a, b] = PortCore::CreatePair();
   v8::Local<v8::Array> ports = v8::Array::New(isolate, 2);
-  ports->Set(context, 0, MessagePortHandle::NewPort(runtime, std::move(a))).Check();
-  ports->Set(context, 1, MessagePortHandle::NewPort(runtime, std::move(b))).Check();
+  ports->Set(context, 0, MessagePortHandle::NewPort(runtime, std::move(a))).FromMaybe(false);
+  ports->Set(context, 1, MessagePortHandle::NewPort(runtime, std::move(b))).FromMaybe(false);
   info.GetReturnValue().Set(ports);
 }
 
@@ -305,7 +305,7 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
   if (!runtime->InternalFunction("deliverPortMessage").ToLocal(&deliver)) return;
   v8::Local<v8::Array> port_array = v8::Array::New(isolate, static_cast<int>(ports.size()));
   for (std::size_t i = 0; i < ports.size(); ++i) {
-    port_array->Set(context, static_cast<uint32_t>(i), ports[i]).Check();
+    port_array->Set(context, static_cast<uint32_t>(i), ports[i]).FromMaybe(false);
   }
   v8::Local<v8::Value> argv[] = {target, data, port_array};
   runtime->CallAndReport(deliver, v8::Undefined(isolate), 3, argv);

@@ -44,7 +44,7 @@ v8::Local<v8::Value> MakeLoadError(v8::Isolate* isolate, const std::string& mess
   if (!where.empty()) stack += "\n    at " + where;
   error.As<v8::Object>()
       ->Set(context, V8Symbol(isolate, "stack"), V8String(isolate, stack))
-      .Check();
+      .FromMaybe(false);
   return error;
 }
 
@@ -340,17 +340,17 @@ v8::MaybeLocal<v8::Value> ModuleLoader::EvaluateSyntheticModule(v8::Local<v8::Co
     }
   } else {
     v8::Local<v8::Object> exports = value.As<v8::Object>();
-    module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), exports).Check();
+    module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), exports).FromMaybe(false);
     v8::Local<v8::Array> keys = exports->GetOwnPropertyNames(context).ToLocalChecked();
     for (uint32_t i = 0; i < keys->Length(); ++i) {
       v8::Local<v8::String> key = keys->Get(context, i).ToLocalChecked().As<v8::String>();
       module->SetSyntheticModuleExport(isolate, key, exports->Get(context, key).ToLocalChecked())
-          .Check();
+          .FromMaybe(false);
     }
   }
   // With top-level await, module evaluation yields a promise.
   v8::Local<v8::Promise::Resolver> resolver = v8::Promise::Resolver::New(context).ToLocalChecked();
-  resolver->Resolve(context, v8::Undefined(isolate)).Check();
+  resolver->Resolve(context, v8::Undefined(isolate)).FromMaybe(false);
   return resolver->GetPromise();
 }
 
@@ -381,16 +381,16 @@ void ModuleLoader::InitializeImportMeta(v8::Local<v8::Context> context,
   Runtime* runtime = Runtime::From(isolate);
   std::string url = runtime->modules().UrlOf(module);
   v8::Local<v8::String> url_string = V8String(isolate, url);
-  meta->CreateDataProperty(context, V8Symbol(isolate, "url"), url_string).Check();
+  meta->CreateDataProperty(context, V8Symbol(isolate, "url"), url_string).FromMaybe(false);
   base::Result<std::string> path = FileUrlToPath(url);
   if (path.ok()) {
     std::string filename = path.value();
     std::string dirname = filename.substr(0, filename.rfind('/'));
     if (dirname.empty()) dirname = "/";
     meta->CreateDataProperty(context, V8Symbol(isolate, "filename"), V8String(isolate, filename))
-        .Check();
+        .FromMaybe(false);
     meta->CreateDataProperty(context, V8Symbol(isolate, "dirname"), V8String(isolate, dirname))
-        .Check();
+        .FromMaybe(false);
   }
   // import.meta.resolve(specifier): the URL the specifier names from here.
   v8::Local<v8::Function> resolve =
@@ -409,7 +409,7 @@ void ModuleLoader::InitializeImportMeta(v8::Local<v8::Context> context,
           },
           url_string, 1, v8::ConstructorBehavior::kThrow)
           .ToLocalChecked();
-  meta->CreateDataProperty(context, V8Symbol(isolate, "resolve"), resolve).Check();
+  meta->CreateDataProperty(context, V8Symbol(isolate, "resolve"), resolve).FromMaybe(false);
 }
 
 v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
@@ -429,7 +429,7 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
     resolver
         ->Reject(context, v8::Exception::TypeError(V8String(
                               isolate, "Unsupported module type '" + unsupported + "'")))
-        .Check();
+        .FromMaybe(false);
     return resolver->GetPromise();
   }
   // Loading and evaluation happen in a later task, never inside the JS
@@ -451,7 +451,7 @@ void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver
   v8::Isolate* isolate = runtime_->isolate();
   v8::Local<v8::Context> context = runtime_->context();
   v8::TryCatch try_catch(isolate);
-  auto reject = [&](v8::Local<v8::Value> reason) { resolver->Reject(context, reason).Check(); };
+  auto reject = [&](v8::Local<v8::Value> reason) { resolver->Reject(context, reason).FromMaybe(false); };
 
   base::Result<std::string> url = ResolveSpecifier(specifier, referrer);
   if (!url.ok()) {
@@ -477,25 +477,34 @@ void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver
     return;
   }
   v8::Local<v8::Array> data = v8::Array::New(isolate, 2);
-  data->Set(context, 0, resolver).Check();
-  data->Set(context, 1, module->GetModuleNamespace()).Check();
+  data->Set(context, 0, resolver).FromMaybe(false);
+  data->Set(context, 1, module->GetModuleNamespace()).FromMaybe(false);
   auto on_fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
     v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
     v8::Local<v8::Array> data = info.Data().As<v8::Array>();
-    data->Get(context, 0).ToLocalChecked().As<v8::Promise::Resolver>()
-        ->Resolve(context, data->Get(context, 1).ToLocalChecked())
-        .Check();
+    v8::Local<v8::Value> resolver;
+    v8::Local<v8::Value> namespace_object;
+    if (data->Get(context, 0).ToLocal(&resolver) && data->Get(context, 1).ToLocal(&namespace_object)) {
+      resolver.As<v8::Promise::Resolver>()->Resolve(context, namespace_object).FromMaybe(false);
+    }
   };
   auto on_rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
     v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
     v8::Local<v8::Array> data = info.Data().As<v8::Array>();
-    data->Get(context, 0).ToLocalChecked().As<v8::Promise::Resolver>()->Reject(context, info[0]).Check();
+    v8::Local<v8::Value> resolver;
+    if (data->Get(context, 0).ToLocal(&resolver)) {
+      resolver.As<v8::Promise::Resolver>()->Reject(context, info[0]).FromMaybe(false);
+    }
   };
   v8::Local<v8::Promise> evaluation = result.As<v8::Promise>();
-  evaluation
-      ->Then(context, v8::Function::New(context, on_fulfilled, data).ToLocalChecked(),
-             v8::Function::New(context, on_rejected, data).ToLocalChecked())
-      .ToLocalChecked();
+  v8::Local<v8::Function> fulfilled_function;
+  v8::Local<v8::Function> rejected_function;
+  v8::Local<v8::Promise> chained;
+  if (!v8::Function::New(context, on_fulfilled, data).ToLocal(&fulfilled_function) ||
+      !v8::Function::New(context, on_rejected, data).ToLocal(&rejected_function) ||
+      !evaluation->Then(context, fulfilled_function, rejected_function).ToLocal(&chained)) {
+    return;  // terminating
+  }
 }
 
 }  // namespace hostloop::runtime

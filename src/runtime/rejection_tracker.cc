@@ -85,13 +85,10 @@ bool RejectionTracker::ProcessPending() {
     if (not_canceled) {
       switch (runtime_->options().unhandled_rejections) {
         case RejectionPolicy::kThrow:
-          runtime_->PrintError(reason, v8::Exception::CreateMessage(isolate, reason),
-                               "Uncaught (in promise)");
-          runtime_->Stop(kExitUncaught);
-          break;
         case RejectionPolicy::kWarn:
-          runtime_->PrintError(reason, v8::Exception::CreateMessage(isolate, reason),
-                               "Uncaught (in promise)");
+          runtime_->HandleUnhandled(
+              reason, v8::Exception::CreateMessage(isolate, reason), "Uncaught (in promise)",
+              runtime_->options().unhandled_rejections == RejectionPolicy::kThrow);
           break;
         case RejectionPolicy::kNone:
           break;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "base/file_util.h"
 #include "runtime/file_url.h"
 #include "runtime/host_bindings.h"
 #include "runtime/message_port.h"
@@ -117,6 +118,9 @@ base::Result<void> Runtime::Initialize() {
 }
 
 Runtime::~Runtime() {
+  // Extensions first (they terminate and join this runtime's workers), while
+  // the isolate still works.
+  for (auto& extension : extensions_) extension.reset();
   stopping_ = true;
   if (isolate_ == nullptr) return;
   {
@@ -165,14 +169,19 @@ double Runtime::NowMs() const {
 bool Runtime::StartMainModule(const std::string& url, const std::optional<std::string>& source) {
   v8::HandleScope scope(isolate_);
   v8::Local<v8::Context> context = this->context();
+  base_url_ = url;
   v8::Local<v8::Module> module;
   {
     v8::TryCatch try_catch(isolate_);
     if (!modules_->LoadAndInstantiate(url, source).ToLocal(&module)) {
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
-        PrintError(try_catch.Exception(), try_catch.Message(), "Uncaught");
+        if (options_.delegate == nullptr ||
+            !options_.delegate->OnUnhandledError(try_catch.Exception(), try_catch.Message())) {
+          PrintError(try_catch.Exception(), try_catch.Message(), "Uncaught");
+          exit_code_ = kExitUncaught;
+        }
       }
-      exit_code_ = kExitUncaught;
+      MainSettled(false);
       return false;
     }
   }
@@ -185,6 +194,7 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
         ReportException(try_catch.Exception(), try_catch.Message());
       }
       Checkpoint();
+      MainSettled(false);
       return false;
     }
   }
@@ -193,21 +203,68 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
   main_state_ = MainState::kPending;
   v8::Local<v8::External> self = v8::External::New(isolate_, this);
   auto on_fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-    static_cast<Runtime*>(info.Data().As<v8::External>()->Value())->main_state_ =
-        MainState::kFulfilled;
+    Runtime* runtime = static_cast<Runtime*>(info.Data().As<v8::External>()->Value());
+    runtime->main_state_ = MainState::kFulfilled;
+    runtime->MainSettled(true);
   };
   auto on_rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
     Runtime* runtime = static_cast<Runtime*>(info.Data().As<v8::External>()->Value());
     runtime->main_state_ = MainState::kRejected;
     v8::Isolate* isolate = info.GetIsolate();
     runtime->ReportException(info[0], v8::Exception::CreateMessage(isolate, info[0]));
+    runtime->MainSettled(false);
   };
-  promise
-      ->Then(context, v8::Function::New(context, on_fulfilled, self).ToLocalChecked(),
-             v8::Function::New(context, on_rejected, self).ToLocalChecked())
-      .ToLocalChecked();
+  // Any of these fails only when execution is being terminated (a worker's
+  // terminate() racing its start): then nothing more runs anyway.
+  v8::Local<v8::Function> fulfilled_function;
+  v8::Local<v8::Function> rejected_function;
+  v8::Local<v8::Promise> chained;
+  if (!v8::Function::New(context, on_fulfilled, self).ToLocal(&fulfilled_function) ||
+      !v8::Function::New(context, on_rejected, self).ToLocal(&rejected_function) ||
+      !promise->Then(context, fulfilled_function, rejected_function).ToLocal(&chained)) {
+    return false;
+  }
   Checkpoint();
   return true;
+}
+
+void Runtime::MainSettled(bool ok) {
+  if (options_.delegate != nullptr) options_.delegate->OnMainSettled(ok);
+}
+
+bool Runtime::RunClassicScript(const std::string& url) {
+  v8::Local<v8::Context> context = this->context();
+  base::Result<std::string> path = FileUrlToPath(url);
+  if (!path.ok()) {
+    ThrowTypeError(isolate_, path.error().message);
+    return false;
+  }
+  base::Result<std::string> text = base::ReadFileToString(path.value());
+  if (!text.ok()) {
+    ThrowError(isolate_, "Cannot load script '" + path.value() + "': " + text.error().message);
+    return false;
+  }
+  v8::ScriptOrigin origin(isolate_, V8String(isolate_, url));
+  v8::Local<v8::Script> script;
+  v8::Local<v8::Value> result;
+  return v8::Script::Compile(context, V8String(isolate_, text.value()), &origin).ToLocal(&script) &&
+         script->Run(context).ToLocal(&result);
+}
+
+bool Runtime::StartClassicScript(const std::string& url) {
+  v8::HandleScope scope(isolate_);
+  base_url_ = url;
+  bool ok;
+  {
+    v8::TryCatch try_catch(isolate_);
+    ok = RunClassicScript(url);
+    if (!ok && try_catch.HasCaught() && !try_catch.HasTerminated()) {
+      ReportException(try_catch.Exception(), try_catch.Message());
+    }
+  }
+  Checkpoint();
+  MainSettled(ok);
+  return ok;
 }
 
 void Runtime::CheckUnsettledMain() {
@@ -238,16 +295,16 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
   v8::Local<v8::Value> location = v8::Undefined(isolate_);
   if (!message.IsEmpty()) {
     v8::Local<v8::Array> parts = v8::Array::New(isolate_, 4);
-    parts->Set(context, 0, message->Get()).Check();
+    parts->Set(context, 0, message->Get()).FromMaybe(false);
     v8::Local<v8::Value> resource = message->GetScriptResourceName();
     parts->Set(context, 1, resource->IsString() ? resource : V8String(isolate_, "").As<v8::Value>())
-        .Check();
+        .FromMaybe(false);
     parts->Set(context, 2, v8::Integer::New(isolate_, message->GetLineNumber(context).FromMaybe(0)))
-        .Check();
+        .FromMaybe(false);
     parts
         ->Set(context, 3,
               v8::Integer::New(isolate_, message->GetStartColumn(context).FromMaybe(-1) + 1))
-        .Check();
+        .FromMaybe(false);
     location = parts;
   }
   v8::TryCatch try_catch(isolate_);
@@ -260,8 +317,17 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
 }
 
 void Runtime::PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
-  PrintError(exception, message, "Uncaught");
-  if (options_.uncaught_errors == UncaughtErrorPolicy::kThrow) Stop(kExitUncaught);
+  HandleUnhandled(exception, message, "Uncaught",
+                  options_.uncaught_errors == UncaughtErrorPolicy::kThrow);
+}
+
+void Runtime::HandleUnhandled(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
+                              const char* prefix, bool stop) {
+  if (options_.delegate != nullptr && options_.delegate->OnUnhandledError(exception, message)) {
+    return;
+  }
+  PrintError(exception, message, prefix);
+  if (stop) Stop(kExitUncaught);
 }
 
 void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,

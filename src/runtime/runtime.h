@@ -29,6 +29,35 @@ class Timers;
 enum class UncaughtErrorPolicy { kThrow, kWarn };
 enum class RejectionPolicy { kThrow, kWarn, kNone };
 
+// What embeds a runtime, when it is not the plain CLI: a worker thread.
+// Called on the runtime's home thread.
+class RuntimeDelegate {
+ public:
+  virtual ~RuntimeDelegate() = default;
+  // The main script finished evaluating, top-level await included (`ok`),
+  // or failed to load or threw (`!ok`).
+  virtual void OnMainSettled(bool ok) {}
+  // An uncaught error, unhandled rejection or load failure that nobody
+  // canceled. Returning true takes it over (a worker forwards it to its
+  // parent); false lets the runtime print it and apply its policy.
+  virtual bool OnUnhandledError(v8::Local<v8::Value> error, v8::Local<v8::Message> message) {
+    return false;
+  }
+};
+
+// State a higher layer keeps per runtime (the Worker registry). Destroyed
+// first when the runtime goes away, while the isolate still works.
+class RuntimeExtension {
+ public:
+  virtual ~RuntimeExtension() = default;
+};
+enum class ExtensionSlot { kWorkers, kCount };
+
+struct WorkerInfo {
+  std::string name;
+  std::string type;  // "module" or "classic"
+};
+
 struct RuntimeOptions {
   UncaughtErrorPolicy uncaught_errors = UncaughtErrorPolicy::kThrow;
   RejectionPolicy unhandled_rejections = RejectionPolicy::kThrow;
@@ -36,6 +65,9 @@ struct RuntimeOptions {
   std::vector<std::string> args;
   // Null for the main runtime; the loop a worker was created with.
   std::shared_ptr<loop::EventLoop> event_loop;
+  RuntimeDelegate* delegate = nullptr;
+  // Set for a worker's runtime.
+  std::optional<WorkerInfo> worker;
 };
 
 // Process exit codes (README "Exit codes").
@@ -61,6 +93,13 @@ class Runtime {
   // evaluating it. Load and syntax errors are reported and set the exit code;
   // returns false then.
   bool StartMainModule(const std::string& url, const std::optional<std::string>& source);
+  // The same for a classic script (a classic worker).
+  bool StartClassicScript(const std::string& url);
+  // Runs the classic script at `url` now (importScripts); an exception is
+  // left pending for the caller.
+  bool RunClassicScript(const std::string& url);
+  // The URL of the main script: what relative worker URLs resolve against.
+  const std::string& base_url() const { return base_url_; }
 
   enum class MainState { kNotStarted, kPending, kFulfilled, kRejected };
   MainState main_state() const { return main_state_; }
@@ -82,6 +121,18 @@ class Runtime {
   v8::MaybeLocal<v8::Value> CallAndReport(v8::Local<v8::Function> function,
                                           v8::Local<v8::Value> receiver, int argc,
                                           v8::Local<v8::Value> argv[]);
+
+  // An error or rejection nobody canceled: the delegate's, or printed with
+  // `prefix` and the policy applied (`stop` = the policy says exit 1).
+  void HandleUnhandled(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
+                       const char* prefix, bool stop);
+
+  RuntimeExtension* extension(ExtensionSlot slot) const {
+    return extensions_[static_cast<int>(slot)].get();
+  }
+  void set_extension(ExtensionSlot slot, std::unique_ptr<RuntimeExtension> extension) {
+    extensions_[static_cast<int>(slot)] = std::move(extension);
+  }
 
   // Stops the runtime with `code`: nothing more runs; the loop returns.
   void Stop(int exit_code);
@@ -120,6 +171,7 @@ class Runtime {
   base::Result<void> Initialize();
   // The entry hook (L5).
   void Checkpoint();
+  void MainSettled(bool ok);
 
   loop::Looper* const looper_;
   RuntimeOptions options_;
@@ -135,6 +187,8 @@ class Runtime {
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<RejectionTracker> rejections_;
 
+  std::unique_ptr<RuntimeExtension> extensions_[static_cast<int>(ExtensionSlot::kCount)];
+  std::string base_url_;
   MainState main_state_ = MainState::kNotStarted;
   v8::Global<v8::Promise> main_promise_;
   v8::Global<v8::Module> main_module_;

@@ -4,12 +4,15 @@
 
 #include "runtime/realm.h"
 #include "v8/v8_process.h"
+#include "worker/worker.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s OUTPUT\n", argv[0]);
     return 2;
   }
+  // The same natives as the hostloop binary registers, before V8 starts.
+  hostloop::worker::RegisterWorkerBindings();
   hostloop::base::Result<void> init = hostloop::v8host::V8Process::Initialize(argv[0], {});
   if (!init.ok()) {
     std::fprintf(stderr, "hostloop_mksnapshot: %s\n", init.error().message.c_str());

@@ -1,0 +1,127 @@
+'use strict';
+// Web Workers: the Worker interface (in every realm: workers can create
+// workers) and the dedicated worker global scope (in a worker's realm).
+// https://html.spec.whatwg.org/multipage/workers.html
+// The natives (host.worker*) are registered by src/worker.
+
+const TypeError = global.TypeError;
+const ReflectApply = Reflect.apply;
+const ObjectDefineProperty = Object.defineProperty;
+const StringCtor = String;
+const EventTarget = global.EventTarget;
+const ErrorEvent = global.ErrorEvent;
+
+const kTypes = ['classic', 'module'];
+
+// https://html.spec.whatwg.org/multipage/workers.html#dedicated-workers-and-the-worker-interface
+class Worker extends EventTarget {
+  #id;
+  constructor(scriptURL, options = undefined) {
+    super();
+    if (arguments.length < 1) {
+      throw new TypeError("Failed to construct 'Worker': 1 argument required, but only 0 present.");
+    }
+    const url = StringCtor(scriptURL);
+    let type = 'classic';
+    let name = '';
+    if (options !== undefined && options !== null) {
+      if (typeof options !== 'object') {
+        throw new TypeError("Failed to construct 'Worker': The provided value is not of type 'WorkerOptions'.");
+      }
+      if (options.type !== undefined) type = StringCtor(options.type);
+      if (options.name !== undefined) name = StringCtor(options.name);
+    }
+    if (!kTypes.includes(type)) {
+      throw new TypeError(`Failed to construct 'Worker': The provided value '${type}' is not a valid enum value of type WorkerType.`);
+    }
+    this.#id = host.workerCreate(this, url, type, name);
+  }
+  postMessage(message, transferOrOptions = undefined) {
+    if (!(#id in this)) throw new TypeError('Illegal invocation');
+    if (arguments.length < 1) {
+      throw new TypeError("Failed to execute 'postMessage' on 'Worker': 1 argument required, but only 0 present.");
+    }
+    host.workerPostMessage(this.#id, message, internals.transferList(transferOrOptions, 'postMessage'));
+  }
+  terminate() {
+    if (!(#id in this)) throw new TypeError('Illegal invocation');
+    host.workerTerminate(this.#id);
+  }
+}
+ObjectDefineProperty(Worker.prototype, Symbol.toStringTag, { value: 'Worker', configurable: true });
+for (const name of ['postMessage', 'terminate']) {
+  const descriptor = Object.getOwnPropertyDescriptor(Worker.prototype, name);
+  descriptor.enumerable = true;
+  ObjectDefineProperty(Worker.prototype, name, descriptor);
+}
+for (const name of ['message', 'messageerror', 'error']) {
+  internals.defineEventHandler(Worker.prototype, name);
+}
+ObjectDefineProperty(global, 'Worker', { value: Worker, writable: true, configurable: true, enumerable: false });
+
+// A worker's uncaught error, at the Worker object: a cancelable ErrorEvent.
+// Returns true when nobody canceled it (the parent then reports it itself).
+internals.dispatchWorkerError = function dispatchWorkerError(worker, message, filename, lineno, colno) {
+  const event = new ErrorEvent('error', { message, filename, lineno, colno, cancelable: true });
+  internals.markTrusted(event);
+  return internals.dispatchEvent(worker, event);
+};
+
+// The worker side: called from realmStarted in a worker's realm.
+// https://html.spec.whatwg.org/multipage/workers.html#dedicatedworkerglobalscope
+internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
+  const methods = {
+    postMessage(message, transferOrOptions = undefined) {
+      if (arguments.length < 1) {
+        throw new TypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument required, but only 0 present.");
+      }
+      host.workerGlobalPostMessage(message, internals.transferList(transferOrOptions, 'postMessage'));
+    },
+    close() {
+      host.workerClose();
+    },
+  };
+  for (const name of ['postMessage', 'close']) {
+    ObjectDefineProperty(global, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
+  }
+  ObjectDefineProperty(global, 'name', {
+    get() { return info.name; }, configurable: true, enumerable: true,
+  });
+  if (info.type === 'classic') {
+    const importScripts = function importScripts(...urls) {
+      host.importScripts(...urls.map((url) => StringCtor(url)));
+    };
+    ObjectDefineProperty(global, 'importScripts', { value: importScripts, writable: true, configurable: true, enumerable: true });
+  }
+
+  // A worker with a `message` listener on its global stays alive: its parent
+  // may still send it work (J3).
+  let keepingAlive = false;
+  const update = () => {
+    const listening = internals.hasEventListeners(global, 'message');
+    if (listening !== keepingAlive) {
+      keepingAlive = listening;
+      host.workerKeepAlive(listening);
+    }
+  };
+  const add = EventTarget.prototype.addEventListener;
+  const remove = EventTarget.prototype.removeEventListener;
+  const wrapped = {
+    addEventListener(type, callback, options = undefined) {
+      ReflectApply(add, this, arguments);
+      if (this === global) update();
+    },
+    removeEventListener(type, callback, options = undefined) {
+      ReflectApply(remove, this, arguments);
+      if (this === global) update();
+    },
+  };
+  for (const name of ['addEventListener', 'removeEventListener']) {
+    ObjectDefineProperty(global, name, { value: wrapped[name], writable: true, configurable: true, enumerable: true });
+  }
+  internals.defineEventHandler(global, 'message', { onSet: update });
+  internals.defineEventHandler(global, 'messageerror');
+  ObjectDefineProperty(Object.getPrototypeOf(global), Symbol.toStringTag, {
+    value: 'DedicatedWorkerGlobalScope', configurable: true,
+  });
+};

@@ -1,0 +1,499 @@
+#include "worker/worker.h"
+
+#include <cctype>
+#include <utility>
+#include <vector>
+
+#include "base/check.h"
+#include "runtime/file_url.h"
+#include "runtime/host_bindings.h"
+#include "runtime/serializer.h"
+#include "runtime/v8_util.h"
+
+namespace hostloop::worker {
+
+using runtime::Runtime;
+using runtime::V8String;
+using runtime::V8Symbol;
+
+// ---- WorkerThread: the worker's side, on its own thread ---------------------
+
+class WorkerThread final : public runtime::RuntimeDelegate, public runtime::PortReceiver {
+ public:
+  struct Params {
+    std::string url;
+    runtime::WorkerInfo info;
+    std::shared_ptr<WorkerShared> shared;
+    std::shared_ptr<runtime::PortCore> worker_end;
+    std::shared_ptr<loop::EventLoop> worker_loop;
+    std::shared_ptr<loop::EventLoop> parent_loop;
+    Runtime* parent;
+    uint64_t id;
+    runtime::RuntimeOptions parent_options;
+  };
+
+  explicit WorkerThread(Params params) : params_(std::move(params)) {}
+  ~WorkerThread() override { Join(); }
+
+  void Start() {
+    thread_ = std::thread([this] { Main(); });
+  }
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // The worker runtime of the calling thread, if it is a worker thread.
+  static WorkerThread* Current() { return current_; }
+
+  // self.postMessage: to the Worker object in the parent.
+  void PostToParent(std::unique_ptr<runtime::SerializedMessage> message) {
+    if (std::shared_ptr<runtime::PortCore> peer = params_.worker_end->peer()) {
+      peer->Enqueue(std::move(message));
+    }
+  }
+
+  // self.close(): the current task finishes, nothing after it runs, and
+  // messages still queued either way are dropped (W4).
+  void Close() {
+    closing_ = true;
+    params_.worker_end->Close();
+    runtime_->looper()->Quit();
+  }
+
+  Runtime* runtime() const { return runtime_; }
+
+  // RuntimeDelegate: the inbound queue opens once the script, its top-level
+  // await included, has finished (W3: a deliberate deviation from HTML,
+  // which opens it at the first await).
+  void OnMainSettled(bool ok) override {
+    if (!closing_) params_.worker_end->Enable();
+  }
+
+  // RuntimeDelegate: an error nobody in the worker canceled goes to the
+  // Worker object's `error` event in the parent (J4).
+  bool OnUnhandledError(v8::Local<v8::Value> error, v8::Local<v8::Message> message) override {
+    ErrorReport report = MakeReport(error, message);
+    bool load_failure = runtime_->main_state() == Runtime::MainState::kNotStarted;
+    PostToParentLoop([report, load_failure](WorkerHost* host) {
+      if (load_failure) {
+        host->OnLoadFailed(report);
+      } else {
+        host->OnError(report);
+      }
+    });
+    return true;
+  }
+
+  // PortReceiver: a message from the parent, to the worker's global.
+  void Deliver(std::unique_ptr<runtime::SerializedMessage> message) override {
+    if (closing_) return;
+    v8::HandleScope scope(runtime_->isolate());
+    runtime::DispatchMessageEvent(runtime_, runtime_->context()->Global(), std::move(message));
+  }
+
+ private:
+  ErrorReport MakeReport(v8::Local<v8::Value> error, v8::Local<v8::Message> message) {
+    v8::Isolate* isolate = runtime_->isolate();
+    v8::Local<v8::Context> context = runtime_->context();
+    ErrorReport report;
+    if (!message.IsEmpty()) {
+      report.message = runtime::StdString(isolate, message->Get());
+      report.filename = runtime::StdString(isolate, message->GetScriptResourceName());
+      report.lineno = message->GetLineNumber(context).FromMaybe(0);
+      report.colno = message->GetStartColumn(context).FromMaybe(-1) + 1;
+    }
+    if (error->IsObject()) {
+      v8::Local<v8::Value> stack;
+      if (error.As<v8::Object>()->Get(context, V8Symbol(isolate, "stack")).ToLocal(&stack) &&
+          stack->IsString()) {
+        report.stack = runtime::StdString(isolate, stack);
+      }
+    }
+    if (report.message.empty()) report.message = "Uncaught " + runtime::StdString(isolate, error);
+    return report;
+  }
+
+  // Runs `fn(host)` on the parent's home thread if the Worker still exists.
+  template <typename F>
+  void PostToParentLoop(F fn) {
+    Runtime* parent = params_.parent;
+    uint64_t id = params_.id;
+    params_.parent_loop->PostInternal([parent, id, fn = std::move(fn)]() mutable {
+      if (WorkerHost* host = WorkerRegistry::For(parent).Find(id)) fn(host);
+    });
+  }
+
+  void Main() {
+    current_ = this;
+    auto looper_result = loop::Looper::Create();
+    if (!looper_result.ok()) {
+      NotifyExit();
+      return;
+    }
+    std::unique_ptr<loop::Looper> looper = std::move(looper_result).value();
+    runtime::RuntimeOptions options;
+    options.uncaught_errors = params_.parent_options.uncaught_errors;
+    options.unhandled_rejections = params_.parent_options.unhandled_rejections;
+    options.event_loop = params_.worker_loop;
+    options.delegate = this;
+    options.worker = params_.info;
+    auto created = Runtime::Create(looper.get(), std::move(options));
+    if (!created.ok()) {
+      ErrorReport report{created.error().message, params_.url, 0, 0, ""};
+      PostToParentLoop([report](WorkerHost* host) { host->OnLoadFailed(report); });
+      params_.worker_loop->Shutdown();
+      NotifyExit();
+      return;
+    }
+    std::unique_ptr<Runtime> runtime = std::move(created).value();
+    runtime_ = runtime.get();
+    bool terminated;
+    {
+      base::MutexLock lock(params_.shared->mutex);
+      terminated = params_.shared->terminate_requested;
+      if (!terminated) {
+        params_.shared->isolate = runtime->isolate();
+        params_.shared->looper = looper->remote();
+      }
+    }
+    if (!terminated) {
+      params_.worker_end->Attach(this, params_.worker_loop);
+      bool started = params_.info.type == "module"
+                         ? runtime->StartMainModule(params_.url, std::nullopt)
+                         : runtime->StartClassicScript(params_.url);
+      if ((started || runtime->main_state() != Runtime::MainState::kNotStarted) && !closing_) {
+        looper->Run();
+      }
+    }
+    {
+      base::MutexLock lock(params_.shared->mutex);
+      params_.shared->isolate = nullptr;
+      params_.shared->looper.reset();
+    }
+    params_.worker_end->Detach();
+    params_.worker_end->Close();
+    runtime_ = nullptr;
+    runtime.reset();
+    looper.reset();
+    NotifyExit();
+  }
+
+  void NotifyExit() {
+    current_ = nullptr;
+    Runtime* parent = params_.parent;
+    uint64_t id = params_.id;
+    params_.parent_loop->PostInternal([parent, id] {
+      WorkerRegistry& registry = WorkerRegistry::For(parent);
+      if (WorkerHost* host = registry.Find(id)) {
+        host->OnExited();
+        registry.Remove(id);
+      }
+    });
+  }
+
+  static thread_local WorkerThread* current_;
+  Params params_;
+  std::thread thread_;
+  Runtime* runtime_ = nullptr;
+  bool closing_ = false;
+};
+
+thread_local WorkerThread* WorkerThread::current_ = nullptr;
+
+// ---- WorkerHost: the parent's side --------------------------------------------
+
+WorkerHost::WorkerHost(Runtime* parent, uint64_t id, v8::Local<v8::Object> object)
+    : parent_(parent), id_(id), object_(parent->isolate(), object),
+      shared_(std::make_shared<WorkerShared>()) {}
+
+WorkerHost::~WorkerHost() {
+  if (!exited_) Terminate();
+  if (thread_) thread_->Join();
+  if (parent_end_) parent_end_->Close();
+  ReleaseParent();
+}
+
+void WorkerHost::Start(const std::string& url, const runtime::WorkerInfo& info) {
+  auto [parent_end, worker_end] = runtime::PortCore::CreatePair();
+  parent_end_ = std::move(parent_end);
+  std::shared_ptr<loop::EventLoop> parent_loop = parent_->event_loop().shared_from_this();
+  parent_end_->Attach(this, parent_loop);
+  parent_end_->Enable();
+  WorkerThread::Params params{url,
+                              info,
+                              shared_,
+                              std::move(worker_end),
+                              loop::EventLoop::Create(parent_->looper()->clock()),
+                              parent_loop,
+                              parent_,
+                              id_,
+                              parent_->options()};
+  params.parent_options.event_loop.reset();
+  params.parent_options.delegate = nullptr;
+  thread_ = std::make_unique<WorkerThread>(std::move(params));
+  // A live worker keeps its parent alive (J3).
+  parent_->event_loop().Ref();
+  holds_parent_ = true;
+  thread_->Start();
+}
+
+void WorkerHost::ReleaseParent() {
+  if (!holds_parent_) return;
+  holds_parent_ = false;
+  parent_->event_loop().Unref();
+}
+
+void WorkerHost::PostMessage(std::unique_ptr<runtime::SerializedMessage> message) {
+  if (terminated_ || exited_ || !parent_end_) return;
+  if (std::shared_ptr<runtime::PortCore> peer = parent_end_->peer()) peer->Enqueue(std::move(message));
+}
+
+void WorkerHost::Terminate() {
+  if (terminated_) return;
+  terminated_ = true;
+  // Messages queued either way are dropped; nothing reaches the Worker
+  // object from now on.
+  if (parent_end_) parent_end_->Close();
+  {
+    base::MutexLock lock(shared_->mutex);
+    shared_->terminate_requested = true;
+    // Stops JS even inside an endless loop (W4).
+    if (shared_->isolate != nullptr) shared_->isolate->TerminateExecution();
+    if (shared_->looper) shared_->looper->Quit();
+  }
+  ReleaseParent();
+}
+
+void WorkerHost::Deliver(std::unique_ptr<runtime::SerializedMessage> message) {
+  if (terminated_) return;
+  v8::HandleScope scope(parent_->isolate());
+  runtime::DispatchMessageEvent(parent_, object_.Get(parent_->isolate()), std::move(message));
+}
+
+void WorkerHost::OnError(const ErrorReport& report) {
+  if (terminated_ || parent_->stopping()) return;
+  v8::Isolate* isolate = parent_->isolate();
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Context> context = parent_->context();
+  v8::Local<v8::Function> dispatch;
+  if (!parent_->InternalFunction("dispatchWorkerError").ToLocal(&dispatch)) return;
+  v8::Local<v8::Value> argv[] = {object_.Get(isolate), V8String(isolate, report.message),
+                                 V8String(isolate, report.filename),
+                                 v8::Integer::New(isolate, report.lineno),
+                                 v8::Integer::New(isolate, report.colno)};
+  v8::Local<v8::Value> not_canceled;
+  if (!parent_->CallAndReport(dispatch, v8::Undefined(isolate), 5, argv).ToLocal(&not_canceled) ||
+      !not_canceled->IsTrue()) {
+    return;
+  }
+  // Not canceled at the Worker object: the parent reports it as its own
+  // (its global `error` event, then stderr and the policy).
+  std::string text = report.message;
+  const std::string prefix = "Uncaught ";
+  if (text.rfind(prefix, 0) == 0) text = text.substr(prefix.size());
+  v8::Local<v8::Value> error = v8::Exception::Error(V8String(isolate, text));
+  std::string stack = report.stack.empty() ? text : report.stack;
+  if (!report.filename.empty() && stack.find("\n    at ") == std::string::npos) {
+    stack += "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
+             std::to_string(report.colno);
+  }
+  error.As<v8::Object>()->Set(context, V8Symbol(isolate, "stack"), V8String(isolate, stack)).FromMaybe(false);
+  parent_->ReportException(error, v8::Exception::CreateMessage(isolate, error));
+}
+
+void WorkerHost::OnLoadFailed(const ErrorReport& report) {
+  // A script that cannot be loaded: an `error` event at the Worker object,
+  // never a crash; the parent's handling applies if nobody cancels it.
+  OnError(report);
+}
+
+void WorkerHost::OnExited() {
+  exited_ = true;
+  ReleaseParent();
+  if (parent_end_) parent_end_->Close();
+  object_.Reset();
+}
+
+// ---- WorkerRegistry -------------------------------------------------------------
+
+WorkerRegistry& WorkerRegistry::For(Runtime* runtime) {
+  RuntimeExtension* existing = runtime->extension(runtime::ExtensionSlot::kWorkers);
+  if (existing == nullptr) {
+    runtime->set_extension(runtime::ExtensionSlot::kWorkers, std::make_unique<WorkerRegistry>());
+    existing = runtime->extension(runtime::ExtensionSlot::kWorkers);
+  }
+  return *static_cast<WorkerRegistry*>(existing);
+}
+
+WorkerRegistry::~WorkerRegistry() {
+  // The parent is going away: stop every worker, then wait for the threads.
+  for (auto& [id, host] : workers_) host->Terminate();
+  workers_.clear();
+}
+
+WorkerHost* WorkerRegistry::Create(Runtime* parent, v8::Local<v8::Object> object) {
+  uint64_t id = next_id_++;
+  auto host = std::make_unique<WorkerHost>(parent, id, object);
+  WorkerHost* raw = host.get();
+  workers_.emplace(id, std::move(host));
+  return raw;
+}
+
+WorkerHost* WorkerRegistry::Find(uint64_t id) {
+  auto it = workers_.find(id);
+  return it == workers_.end() ? nullptr : it->second.get();
+}
+
+void WorkerRegistry::Remove(uint64_t id) {
+  auto it = workers_.find(id);
+  if (it == workers_.end()) return;
+  std::unique_ptr<WorkerHost> host = std::move(it->second);
+  workers_.erase(it);
+  // ~WorkerHost joins the (finished) thread.
+}
+
+// ---- Bindings ---------------------------------------------------------------------
+
+namespace {
+
+Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  return Runtime::From(info.GetIsolate());
+}
+
+void ThrowSyntaxErrorDOMException(v8::Isolate* isolate, const std::string& message) {
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  v8::Local<v8::Value> constructor;
+  v8::Local<v8::Value> error;
+  v8::Local<v8::Value> argv[] = {V8String(isolate, message), V8Symbol(isolate, "SyntaxError")};
+  if (context->Global()->Get(context, V8Symbol(isolate, "DOMException")).ToLocal(&constructor) &&
+      constructor->IsFunction() &&
+      constructor.As<v8::Function>()->NewInstance(context, 2, argv).ToLocal(&error)) {
+    isolate->ThrowException(error);
+  } else {
+    isolate->ThrowException(v8::Exception::SyntaxError(V8String(isolate, message)));
+  }
+}
+
+// workerCreate(workerObject, url, type, name) -> id
+void WorkerCreate(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() < 4 || !info[0]->IsObject()) {
+    runtime::ThrowTypeError(isolate, "workerCreate(object, url, type, name)");
+    return;
+  }
+  std::string url = runtime::StdString(isolate, info[1]);
+  // A URL without a scheme is relative to the main script (like a document's
+  // base URL); "w.mjs" means "./w.mjs".
+  std::string specifier = url;
+  bool has_scheme = false;
+  for (std::size_t i = 0; i < url.size(); ++i) {
+    char c = url[i];
+    if (c == ':') {
+      has_scheme = i > 0;
+      break;
+    }
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.')) break;
+  }
+  if (!has_scheme && !url.empty() && url[0] != '/' && url[0] != '.') specifier = "./" + url;
+  std::string base = runtime->base_url().empty()
+                         ? runtime::PathToFileUrl(runtime::AbsolutePath(".") + "/")
+                         : runtime->base_url();
+  base::Result<std::string> resolved = runtime::ResolveSpecifier(specifier, base);
+  if (!resolved.ok() || resolved.value().rfind("file://", 0) != 0) {
+    ThrowSyntaxErrorDOMException(
+        isolate, "Failed to construct 'Worker': The script URL '" + url +
+                     "' is invalid or not supported (hostloop runs file: workers)." +
+                     (resolved.ok() ? "" : " " + resolved.error().message));
+    return;
+  }
+  runtime::WorkerInfo worker_info{runtime::StdString(isolate, info[3]),
+                                  runtime::StdString(isolate, info[2])};
+  WorkerHost* host = WorkerRegistry::For(runtime).Create(runtime, info[0].As<v8::Object>());
+  host->Start(resolved.value(), worker_info);
+  info.GetReturnValue().Set(v8::Number::New(isolate, static_cast<double>(host->id())));
+}
+
+WorkerHost* HostFromId(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsNumber()) return nullptr;
+  return WorkerRegistry::For(RuntimeOf(info))
+      .Find(static_cast<uint64_t>(info[0].As<v8::Number>()->Value()));
+}
+
+// workerPostMessage(id, message, transfer)
+void WorkerPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  // Serialized even when the worker is gone: DataCloneError still throws.
+  std::unique_ptr<runtime::SerializedMessage> message =
+      runtime::Serialize(runtime, info[1], info[2]);
+  if (!message) return;
+  if (WorkerHost* host = HostFromId(info)) host->PostMessage(std::move(message));
+}
+
+void WorkerTerminate(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (WorkerHost* host = HostFromId(info)) host->Terminate();
+}
+
+// workerGlobalPostMessage(message, transfer): self.postMessage in a worker.
+void WorkerGlobalPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  WorkerThread* worker = WorkerThread::Current();
+  if (worker == nullptr) return;
+  std::unique_ptr<runtime::SerializedMessage> message =
+      runtime::Serialize(worker->runtime(), info[0], info[1]);
+  if (message) worker->PostToParent(std::move(message));
+}
+
+void WorkerClose(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (WorkerThread* worker = WorkerThread::Current()) worker->Close();
+}
+
+// workerKeepAlive(bool): a `message` listener on the worker's global keeps
+// the worker alive (it can still receive work from its parent).
+void WorkerKeepAlive(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  if (info.Length() > 0 && info[0]->IsTrue()) {
+    runtime->event_loop().Ref();
+  } else {
+    runtime->event_loop().Unref();
+  }
+}
+
+// importScripts(...urls): classic workers load and run scripts in order.
+void ImportScripts(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  v8::Isolate* isolate = info.GetIsolate();
+  std::vector<std::string> urls;
+  for (int i = 0; i < info.Length(); ++i) {
+    std::string url = runtime::StdString(isolate, info[i]);
+    std::string specifier = url;
+    if (!url.empty() && url[0] != '/' && url[0] != '.' && url.rfind("file:", 0) != 0) {
+      specifier = "./" + url;
+    }
+    base::Result<std::string> resolved = runtime::ResolveSpecifier(specifier, runtime->base_url());
+    if (!resolved.ok()) {
+      ThrowSyntaxErrorDOMException(isolate, "Failed to execute 'importScripts': The URL '" + url +
+                                                "' is invalid: " + resolved.error().message);
+      return;
+    }
+    urls.push_back(resolved.value());
+  }
+  for (const std::string& url : urls) {
+    if (!runtime->RunClassicScript(url)) return;
+  }
+}
+
+const runtime::HostFunction kWorkerFunctions[] = {
+    {"workerCreate", WorkerCreate},
+    {"workerPostMessage", WorkerPostMessage},
+    {"workerTerminate", WorkerTerminate},
+    {"workerGlobalPostMessage", WorkerGlobalPostMessage},
+    {"workerClose", WorkerClose},
+    {"workerKeepAlive", WorkerKeepAlive},
+    {"importScripts", ImportScripts},
+};
+
+}  // namespace
+
+void RegisterWorkerBindings() { runtime::RegisterHostExtension(kWorkerFunctions); }
+
+}  // namespace hostloop::worker
