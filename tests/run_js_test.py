@@ -41,7 +41,7 @@ def run(cmd, cwd, timeout):
 
 
 def main():
-    hostloop, test = sys.argv[1], os.path.abspath(sys.argv[2])
+    hostloop, test = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     test_dir = os.path.dirname(test)
     d = directives(test)
     flags = d.get("hostloop-flags", "").split()

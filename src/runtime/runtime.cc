@@ -292,6 +292,11 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
     PrintUncaught(exception, message);
     return;
   }
+  // An Error object's location is where it was created (the first frame of
+  // its stack, as printed); any other value's is where it was thrown.
+  if (exception->IsNativeError() || message.IsEmpty()) {
+    message = v8::Exception::CreateMessage(isolate_, exception);
+  }
   v8::Local<v8::Value> location = v8::Undefined(isolate_);
   if (!message.IsEmpty()) {
     v8::Local<v8::Array> parts = v8::Array::New(isolate_, 4);

@@ -53,10 +53,16 @@ void Timers::Fire(int32_t id) {
   v8::Local<v8::Value> argv[] = {v8::Integer::New(isolate, id)};
   v8::Local<v8::Value> result;
   if (!runtime_->CallAndReport(run_timer_.Get(isolate), v8::Undefined(isolate), 1, argv)
-           .ToLocal(&result) ||
-      !result->IsNumber()) {
-    return;
+           .ToLocal(&result)) {
+    // The callback threw and was reported with its own location; the timer
+    // still finishes (an interval keeps running).
+    v8::Local<v8::Function> finish;
+    if (runtime_->stopping() || !runtime_->InternalFunction("finishTimer").ToLocal(&finish) ||
+        !runtime_->CallAndReport(finish, v8::Undefined(isolate), 0, nullptr).ToLocal(&result)) {
+      return;
+    }
   }
+  if (!result->IsNumber()) return;
   double timeout_ms = result.As<v8::Number>()->Value();
   if (timeout_ms < 0 || entries_.count(id) != 0) return;
 

@@ -46,6 +46,20 @@ class TaskPriorityChangeEvent extends global.Event {
   }
 }
 
+// https://wicg.github.io/scheduling-apis/#sec-task-signal
+class TaskSignal extends global.AbortSignal {
+  constructor() {
+    throw new TypeError('Illegal constructor');
+  }
+  get priority() {
+    const priority = signalPriority.get(this);
+    if (priority === undefined) throw new TypeError('Illegal invocation');
+    return priority;
+  }
+}
+ObjectDefineProperty(TaskSignal.prototype, Symbol.toStringTag, { value: 'TaskSignal', configurable: true });
+internals.defineEventHandler(TaskSignal.prototype, 'prioritychange');
+
 class TaskController extends global.AbortController {
   constructor(init = undefined) {
     super();
@@ -57,6 +71,7 @@ class TaskController extends global.AbortController {
       throw new TypeError(`Failed to construct 'TaskController': The provided value '${priority}' is not a valid enum value of type TaskPriority.`);
     }
     signalPriority.set(this.signal, priority);
+    Object.setPrototypeOf(this.signal, TaskSignal.prototype);
   }
   setPriority(priority) {
     priority = String(priority);
@@ -205,7 +220,7 @@ ObjectDefineProperty(Scheduler.prototype, Symbol.toStringTag, { value: 'Schedule
 const scheduler = Object.create(Scheduler.prototype);
 
 
-for (const [name, value] of [['Scheduler', Scheduler], ['TaskController', TaskController],
+for (const [name, value] of [['Scheduler', Scheduler], ['TaskController', TaskController], ['TaskSignal', TaskSignal],
   ['TaskPriorityChangeEvent', TaskPriorityChangeEvent]]) {
   ObjectDefineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
 }

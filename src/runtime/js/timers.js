@@ -43,9 +43,10 @@ function initializeTimer(handler, timeout, args, repeat) {
   timeout |= 0;
   // Step 4: negative timeouts are zero.
   if (timeout < 0) timeout = 0;
-  // Steps 3, 5, 10: the nesting clamp.
+  // Steps 3, 5, 10: the nesting clamp applies when the running timer task's
+  // nesting level is above 5; the new timer's task is one level deeper.
+  if (currentNesting > 5 && timeout < 4) timeout = 4;
   const nesting = currentNesting + 1;
-  if (nesting > 5 && timeout < 4) timeout = 4;
   const id = nextId();
   ReflectApply(MapSet, active, [id, { handler, args, repeat, timeout, nesting }]);
   host.timerStart(id, timeout);
@@ -82,34 +83,46 @@ function clearInterval(id) {
   clearTimer(id);
 }
 
+// The timer whose callback is running, for finishTimer().
+let runningId = 0;
+let runningTimer;
+
 // Called by the C++ side when timer `id` is due (a task of its own).
-// Returns the timeout to re-arm an interval with, or -1 when done.
+// Returns the timeout to re-arm an interval with, or -1 when done. When the
+// callback throws, the exception goes back to the C++ side, which reports it
+// with the location it was thrown at ("invoke ... and report") and then calls
+// finishTimer() itself; an interval keeps running either way.
 internals.runTimer = function runTimer(id) {
   const timer = ReflectApply(MapGet, active, [id]);
   if (timer === undefined) return -1;
   if (!timer.repeat) ReflectApply(MapDelete, active, [id]);
   currentNesting = timer.nesting;
-  try {
-    if (typeof timer.handler === 'function') {
-      // "invoke handler given arguments and 'report'": a throw is reported
-      // (J4) and an interval keeps running.
-      ReflectApply(timer.handler, global, timer.args);
-    } else {
-      host.evaluateScript(timer.handler, 'timer');
-    }
-  } catch (error) {
-    internals.reportException(error);
-  } finally {
-    currentNesting = 0;
+  runningId = id;
+  runningTimer = timer;
+  if (typeof timer.handler === 'function') {
+    ReflectApply(timer.handler, global, timer.args);
+  } else {
+    host.evaluateScript(timer.handler, 'timer');
   }
-  // Cleared by its own callback (or re-registered under the same id by
-  // someone else): stop.
-  if (!timer.repeat || ReflectApply(MapGet, active, [id]) !== timer) return -1;
-  // Each repetition nests one deeper; past level 5 the 4 ms clamp applies.
-  timer.nesting++;
-  if (timer.nesting > 5 && timer.timeout < 4) timer.timeout = 4;
-  return timer.timeout;
+  return finishTimer();
 };
+
+function finishTimer() {
+  const id = runningId;
+  const timer = runningTimer;
+  runningId = 0;
+  runningTimer = undefined;
+  currentNesting = 0;
+  if (timer === undefined) return -1;
+  // Cleared by its own callback (or the id reused meanwhile): stop.
+  if (!timer.repeat || ReflectApply(MapGet, active, [id]) !== timer) return -1;
+  // The repeat re-runs the initialization steps from inside this task: the
+  // clamp looks at this task's level, the next task is one deeper.
+  if (timer.nesting > 5 && timer.timeout < 4) timer.timeout = 4;
+  timer.nesting++;
+  return timer.timeout;
+}
+internals.finishTimer = finishTimer;
 
 for (const [name, fn] of [['setTimeout', setTimeout], ['setInterval', setInterval],
   ['clearTimeout', clearTimeout], ['clearInterval', clearInterval]]) {
