@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/encoding.h"
 #include "runtime/message_port.h"
 #include "runtime/module_loader.h"
 #include "runtime/runtime.h"
@@ -253,6 +254,7 @@ v8::Local<v8::Object> CreateHostObject(v8::Local<v8::Context> context,
   v8::Local<v8::Object> host = v8::Object::New(isolate);
   AddHostFunctions(context, host, kHostFunctions);
   AddHostFunctions(context, host, MessagePortHandle::Functions());
+  AddHostFunctions(context, host, EncodingFunctions());
   for (std::span<const HostFunction> extension : HostExtensions()) {
     AddHostFunctions(context, host, extension);
   }
@@ -294,6 +296,9 @@ const intptr_t* ExternalReferences() {
       list.push_back(reinterpret_cast<intptr_t>(function.callback));
     }
     for (const HostFunction& function : MessagePortHandle::Functions()) {
+      list.push_back(reinterpret_cast<intptr_t>(function.callback));
+    }
+    for (const HostFunction& function : EncodingFunctions()) {
       list.push_back(reinterpret_cast<intptr_t>(function.callback));
     }
     for (std::span<const HostFunction> extension : HostExtensions()) {

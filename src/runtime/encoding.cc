@@ -1,0 +1,157 @@
+// TextEncoder/TextDecoder natives (js/encoding.js): UTF-8 through V8's own
+// WHATWG-conformant UTF-8 codec, plus a validator for `fatal` decoders and
+// the boundary of an incomplete sequence for streaming.
+// https://encoding.spec.whatwg.org/
+#include "runtime/encoding.h"
+
+#include <cstring>
+
+#include "runtime/v8_util.h"
+
+namespace hostloop::runtime {
+namespace {
+
+// Bytes of `view` (an ArrayBuffer, SharedArrayBuffer or view).
+bool BytesOf(v8::Local<v8::Value> value, const uint8_t** data, std::size_t* size) {
+  if (value->IsArrayBufferView()) {
+    v8::Local<v8::ArrayBufferView> view = value.As<v8::ArrayBufferView>();
+    std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
+    *data = static_cast<const uint8_t*>(store->Data()) + view->ByteOffset();
+    *size = view->ByteLength();
+    return true;
+  }
+  if (value->IsArrayBuffer()) {
+    std::shared_ptr<v8::BackingStore> store = value.As<v8::ArrayBuffer>()->GetBackingStore();
+    *data = static_cast<const uint8_t*>(store->Data());
+    *size = store->ByteLength();
+    return true;
+  }
+  if (value->IsSharedArrayBuffer()) {
+    std::shared_ptr<v8::BackingStore> store = value.As<v8::SharedArrayBuffer>()->GetBackingStore();
+    *data = static_cast<const uint8_t*>(store->Data());
+    *size = store->ByteLength();
+    return true;
+  }
+  return false;
+}
+
+// Length of the longest prefix of `data` that ends on a sequence boundary:
+// a trailing lead byte with too few continuation bytes is held back for the
+// next streaming call.
+std::size_t CompletePrefix(const uint8_t* data, std::size_t size) {
+  std::size_t back = 0;
+  while (back < 3 && back < size && (data[size - 1 - back] & 0xC0) == 0x80) ++back;
+  if (back == size) return size;
+  uint8_t lead = data[size - 1 - back];
+  std::size_t need = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 1;
+  if (lead < 0xC2 || need == 1) return size;
+  return back + 1 < need ? size - 1 - back : size;
+}
+
+// Strict UTF-8 (the Encoding standard's decoder without replacement).
+bool IsValidUtf8(const uint8_t* data, std::size_t size) {
+  std::size_t i = 0;
+  while (i < size) {
+    uint8_t c = data[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t need;
+    uint8_t lower = 0x80, upper = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      need = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      need = 2;
+      if (c == 0xE0) lower = 0xA0;
+      if (c == 0xED) upper = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      need = 3;
+      if (c == 0xF0) lower = 0x90;
+      if (c == 0xF4) upper = 0x8F;
+    } else {
+      return false;
+    }
+    // The continuation bytes are at i+1 .. i+need.
+    if (i + need >= size) return false;
+    if (data[i + 1] < lower || data[i + 1] > upper) return false;
+    for (std::size_t k = 2; k <= need; ++k) {
+      if ((data[i + k] & 0xC0) != 0x80) return false;
+    }
+    i += need + 1;
+  }
+  return true;
+}
+
+// utf8Encode(string) -> Uint8Array
+void Utf8Encode(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::String> text;
+  if (info.Length() < 1 || !info[0]->ToString(isolate->GetCurrentContext()).ToLocal(&text)) return;
+  int length = text->Utf8Length(isolate);
+  v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, static_cast<std::size_t>(length));
+  text->WriteUtf8(isolate, static_cast<char*>(buffer->GetBackingStore()->Data()), length, nullptr,
+                  v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
+  info.GetReturnValue().Set(v8::Uint8Array::New(buffer, 0, static_cast<std::size_t>(length)));
+}
+
+// utf8EncodeInto(string, Uint8Array) -> [read, written]
+void Utf8EncodeInto(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  if (info.Length() < 2 || !info[0]->IsString() || !info[1]->IsUint8Array()) return;
+  v8::Local<v8::Uint8Array> destination = info[1].As<v8::Uint8Array>();
+  char* data = static_cast<char*>(destination->Buffer()->GetBackingStore()->Data()) +
+               destination->ByteOffset();
+  int read = 0;
+  int written = info[0].As<v8::String>()->WriteUtf8(
+      isolate, data, static_cast<int>(destination->ByteLength()), &read,
+      v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
+  v8::Local<v8::Array> result = v8::Array::New(isolate, 2);
+  result->Set(context, 0, v8::Integer::New(isolate, read)).FromMaybe(false);
+  result->Set(context, 1, v8::Integer::New(isolate, written)).FromMaybe(false);
+  info.GetReturnValue().Set(result);
+}
+
+// utf8Decode(bytes, fatal, stream) -> [string, consumedBytes]; throws a
+// TypeError for invalid input when `fatal`.
+void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  const uint8_t* data = nullptr;
+  std::size_t size = 0;
+  if (info.Length() < 1 || !BytesOf(info[0], &data, &size)) {
+    ThrowTypeError(isolate, "The provided value is not of type '(ArrayBuffer or ArrayBufferView)'");
+    return;
+  }
+  bool fatal = info.Length() > 1 && info[1]->IsTrue();
+  bool stream = info.Length() > 2 && info[2]->IsTrue();
+  std::size_t usable = stream ? CompletePrefix(data, size) : size;
+  if (fatal && !IsValidUtf8(data, usable)) {
+    ThrowTypeError(isolate, "The encoded data was not valid for encoding utf-8");
+    return;
+  }
+  v8::Local<v8::String> text;
+  if (!v8::String::NewFromUtf8(isolate, reinterpret_cast<const char*>(data),
+                               v8::NewStringType::kNormal, static_cast<int>(usable))
+           .ToLocal(&text)) {
+    return;
+  }
+  v8::Local<v8::Array> result = v8::Array::New(isolate, 2);
+  result->Set(context, 0, text).FromMaybe(false);
+  result->Set(context, 1, v8::Number::New(isolate, static_cast<double>(usable))).FromMaybe(false);
+  info.GetReturnValue().Set(result);
+}
+
+}  // namespace
+
+std::span<const HostFunction> EncodingFunctions() {
+  static const HostFunction kFunctions[] = {
+      {"utf8Encode", Utf8Encode},
+      {"utf8EncodeInto", Utf8EncodeInto},
+      {"utf8Decode", Utf8Decode},
+  };
+  return kFunctions;
+}
+
+}  // namespace hostloop::runtime
