@@ -82,23 +82,71 @@ void PortCore::DeliverOne(uint64_t attachment) {
 }
 
 void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
-  base::MutexLock lock(mutex_);
-  receiver_ = receiver;
-  loop_ = std::move(loop);
-  owner_thread_ = std::this_thread::get_id();
-  ++attachment_;
-  scheduled_ = 0;
-  // A transferred port arrives started only once its new owner starts it.
-  enabled_ = false;
+  {
+    base::MutexLock lock(mutex_);
+    receiver_ = receiver;
+    loop_ = std::move(loop);
+    owner_thread_ = std::this_thread::get_id();
+    ++attachment_;
+    scheduled_ = 0;
+    // A transferred port arrives started only once its new owner starts it.
+    enabled_ = false;
+  }
+  NotifyPeer();
 }
 
 void PortCore::Detach() {
+  {
+    base::MutexLock lock(mutex_);
+    receiver_ = nullptr;
+    loop_.reset();
+    ++attachment_;
+    scheduled_ = 0;
+    enabled_ = false;
+  }
+  NotifyPeer();
+}
+
+bool PortCore::enabled() {
   base::MutexLock lock(mutex_);
-  receiver_ = nullptr;
-  loop_.reset();
-  ++attachment_;
-  scheduled_ = 0;
-  enabled_ = false;
+  return enabled_;
+}
+
+bool PortCore::PeerIsRemote() {
+  std::shared_ptr<loop::EventLoop> mine;
+  std::shared_ptr<PortCore> other;
+  {
+    base::MutexLock lock(mutex_);
+    mine = loop_;
+    other = peer_.lock();
+  }
+  if (!other) return false;  // disentangled: nothing can arrive
+  base::MutexLock lock(other->mutex_);
+  return other->loop_ != mine;
+}
+
+void PortCore::NotifyPeer() {
+  std::shared_ptr<PortCore> other = peer();
+  if (!other) return;
+  std::shared_ptr<loop::EventLoop> loop;
+  uint64_t attachment;
+  {
+    base::MutexLock lock(other->mutex_);
+    if (!other->loop_) return;
+    loop = other->loop_;
+    attachment = other->attachment_;
+  }
+  loop->PostInternal([other, attachment] { other->PeerChanged(attachment); });
+}
+
+void PortCore::PeerChanged(uint64_t attachment) {
+  PortReceiver* receiver;
+  {
+    base::MutexLock lock(mutex_);
+    if (attachment != attachment_ || receiver_ == nullptr) return;
+    receiver = receiver_;
+  }
+  receiver->OnPeerChanged();
 }
 
 void PortCore::Enable() {
@@ -122,6 +170,8 @@ void PortCore::Enable() {
 void PortCore::Close() {
   std::shared_ptr<PortCore> other;
   std::deque<std::unique_ptr<SerializedMessage>> dropped;
+  // The other end learns it is alone (its runtime may stop being kept alive).
+  NotifyPeer();
   {
     base::MutexLock lock(mutex_);
     closed_ = true;
@@ -190,12 +240,22 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 void PortStart(const v8::FunctionCallbackInfo<v8::Value>& info) {
   MessagePortHandle* handle = ThisPort(info);
-  if (handle != nullptr && handle->core()) handle->core()->Enable();
+  if (handle == nullptr || !handle->core()) return;
+  handle->core()->Enable();
+  handle->UpdateLiveness();
 }
 
 void PortClose(const v8::FunctionCallbackInfo<v8::Value>& info) {
   MessagePortHandle* handle = ThisPort(info);
-  if (handle != nullptr && handle->core()) handle->core()->Close();
+  if (handle == nullptr || !handle->core()) return;
+  handle->core()->Close();
+  handle->UpdateLiveness();
+}
+
+// portSetListening(port, bool): whether the port has a `message` listener.
+void PortSetListening(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  MessagePortHandle* handle = ThisPort(info);
+  if (handle != nullptr) handle->set_listening(info.Length() > 1 && info[1]->IsTrue());
 }
 
 // structuredClone(value, transfer)
@@ -214,6 +274,7 @@ MessagePortHandle::MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore>
     : runtime_(runtime), core_(std::move(core)) {}
 
 MessagePortHandle::~MessagePortHandle() {
+  if (holds_runtime_) runtime_->event_loop().Unref();
   if (core_) {
     core_->Detach();
     // A collected port can never be used again: disentangle it (HTML).
@@ -271,7 +332,20 @@ void MessagePortHandle::OnCollected(const v8::WeakCallbackInfo<MessagePortHandle
 std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
   std::shared_ptr<PortCore> core = std::move(core_);
   if (core) core->Detach();
+  UpdateLiveness();
   return core;
+}
+
+void MessagePortHandle::UpdateLiveness() {
+  bool keep_alive = listening_ && core_ && core_->enabled() && !core_->closed() &&
+                    core_->PeerIsRemote();
+  if (keep_alive == holds_runtime_) return;
+  holds_runtime_ = keep_alive;
+  if (keep_alive) {
+    runtime_->event_loop().Ref();
+  } else {
+    runtime_->event_loop().Unref();
+  }
 }
 
 void MessagePortHandle::Deliver(std::unique_ptr<SerializedMessage> message) {
@@ -317,6 +391,7 @@ std::span<const HostFunction> MessagePortHandle::Functions() {
       {"portPostMessage", PortPostMessage},
       {"portStart", PortStart},
       {"portClose", PortClose},
+      {"portSetListening", PortSetListening},
       {"structuredClone", StructuredClone},
   };
   return kFunctions;

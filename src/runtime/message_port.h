@@ -42,6 +42,9 @@ class PortReceiver {
   virtual ~PortReceiver() = default;
   // Owner's home thread. One message, one task.
   virtual void Deliver(std::unique_ptr<SerializedMessage> message) = 0;
+  // Owner's home thread. The entangled end moved to another owner, was
+  // closed, or arrived (liveness may change, J3).
+  virtual void OnPeerChanged() {}
 };
 
 class PortCore : public std::enable_shared_from_this<PortCore> {
@@ -64,11 +67,18 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void Detach();
   // Owner's home thread: start(): enables the queue and schedules delivery.
   void Enable();
+  bool enabled();
+  // Thread-safe. Whether the entangled end is owned by another runtime (or
+  // is in transit between owners), i.e. messages may come from elsewhere.
+  bool PeerIsRemote();
 
  private:
   PortCore() = default;
   // Runs one delivery on the owner's home thread.
   void DeliverOne(uint64_t attachment);
+  // Tells the peer's owner (if any) that this end changed hands.
+  void NotifyPeer();
+  void PeerChanged(uint64_t attachment);
   // Posts one delivery entry per lane choice; called without the lock.
   void ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
                           const std::vector<bool>& cross_thread, uint64_t attachment);
@@ -107,6 +117,16 @@ class MessagePortHandle final : public PortReceiver {
   const std::shared_ptr<PortCore>& core() const { return core_; }
   Runtime* runtime() const { return runtime_; }
 
+  // J3: a started port with a `message` listener whose entangled port lives
+  // in another runtime keeps this runtime alive. Called whenever one of
+  // those facts may have changed.
+  void UpdateLiveness();
+  void set_listening(bool listening) {
+    listening_ = listening;
+    UpdateLiveness();
+  }
+  void OnPeerChanged() override { UpdateLiveness(); }
+
   // Delivers `message` to the JS object as a `message` (or `messageerror`)
   // event.
   void Deliver(std::unique_ptr<SerializedMessage> message) override;
@@ -119,6 +139,8 @@ class MessagePortHandle final : public PortReceiver {
   Runtime* const runtime_;
   std::shared_ptr<PortCore> core_;
   v8::Global<v8::Object> wrapper_;
+  bool listening_ = false;
+  bool holds_runtime_ = false;
 };
 
 }  // namespace hostloop::runtime
