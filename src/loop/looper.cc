@@ -224,7 +224,10 @@ void Looper::Unref() {
 
 bool Looper::KeepsAlive() {
   DCHECK(IsHomeThread());
-  if (refs_ > 0 || queue_.keep_alive_count() > 0 || keep_alive_watches_ > 0) return true;
+  if (refs_ > 0 || queue_.keep_alive_count() > 0 || keep_alive_watches_ > 0 ||
+      keep_alive_consumers_ > 0) {
+    return true;
+  }
   if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return true;
   for (LoopSource* source : sources_) {
     if (source != nullptr && source->KeepsAlive()) return true;
@@ -296,7 +299,11 @@ bool Looper::RunPass(PassMode mode) {
   RunSources(now);
   if (remote_->quit_.load(std::memory_order_relaxed)) return true;
 
-  // 4. Decide the wait. Arm first, then look: a post racing this either is
+  // 4. Consumers.
+  RunConsumers();
+  if (remote_->quit_.load(std::memory_order_relaxed)) return true;
+
+  // 5. Decide the wait. Arm first, then look: a post racing this either is
   // seen by NextDeadline() or finds the waker armed and writes the eventfd.
   remote_->waker_.Arm();
   TakeInbox();
@@ -313,7 +320,7 @@ bool Looper::RunPass(PassMode mode) {
     timeout = TimeUntil(*deadline, after);
   }
 
-  // 5. Poll.
+  // 6. Poll.
   PollAndDispatch(timeout);
   if (mode == PassMode::kStep) {
     // Hand the wait to the foreign loop: the backend fd must turn readable
@@ -376,6 +383,41 @@ void Looper::RunSources(TimePoint now) {
     if (remote_->quit_.load(std::memory_order_relaxed)) break;
   }
   if (--iterating_ == 0) CompactRegistrations();
+}
+
+Looper::ConsumerId Looper::AddConsumer(base::UniqueFunction<void()> consume, Liveness liveness) {
+  DCHECK(IsHomeThread());
+  ConsumerId id = next_consumer_id_++;
+  consumers_.push_back(Consumer{
+      id, std::make_shared<base::UniqueFunction<void()>>(std::move(consume)), liveness});
+  if (liveness == Liveness::kKeepsAlive) ++keep_alive_consumers_;
+  return id;
+}
+
+void Looper::RemoveConsumer(ConsumerId id) {
+  DCHECK(IsHomeThread());
+  for (auto it = consumers_.begin(); it != consumers_.end(); ++it) {
+    if (it->id != id) continue;
+    if (it->liveness == Liveness::kKeepsAlive) --keep_alive_consumers_;
+    consumers_.erase(it);
+    return;
+  }
+}
+
+void Looper::RunConsumers() {
+  if (consumers_.empty()) return;
+  // A copy: consumers may add or remove consumers, themselves included.
+  std::vector<std::pair<ConsumerId, std::shared_ptr<base::UniqueFunction<void()>>>> snapshot;
+  snapshot.reserve(consumers_.size());
+  for (const Consumer& consumer : consumers_) snapshot.emplace_back(consumer.id, consumer.consume);
+  for (auto& [id, consume] : snapshot) {
+    bool still_registered = std::any_of(consumers_.begin(), consumers_.end(),
+                                        [id = id](const Consumer& c) { return c.id == id; });
+    if (!still_registered) continue;
+    RunGuarded([&consume] { (*consume)(); }, "a loop consumer");
+    NotifyEntryRan();
+    if (remote_->quit_.load(std::memory_order_relaxed)) return;
+  }
 }
 
 std::optional<TimePoint> Looper::NextDeadline() {

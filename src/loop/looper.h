@@ -12,11 +12,13 @@
 //      kOrderedBudget. Entries posted meanwhile wait for the next pass.
 //   3. Internal lanes. Each LoopSource runs a bounded snapshot of its due
 //      entries (kInternalBudget per source).
-//   4. Decide the wait. Arm the waker (cross-thread posts now write the
+//   4. Consumers. Each registered consumer is polled once (sources with no fd
+//      and no thread to post from; their producers call Wake()).
+//   5. Decide the wait. Arm the waker (cross-thread posts now write the
 //      eventfd), then: due work left -> no wait; else wait until the earliest
 //      deadline of any lane; nothing scheduled -> wait without timeout, or
 //      return from Run() when nothing keeps the loop alive (J3).
-//   5. Poll. Block in epoll for that long (zero when work is due, so fds are
+//   6. Poll. Block in epoll for that long (zero when work is due, so fds are
 //      serviced even while a lane is flooded, L4), disarm the waker, and
 //      dispatch ready fds (at most kMaxEventsPerPass).
 //
@@ -187,6 +189,19 @@ class Looper {
   // Home thread. Safe from inside any callback, including the watch's own.
   void UnwatchFd(WatchId id);
 
+  // ---- Consumers ---------------------------------------------------------
+
+  // Home thread. The last resort, after fd watches and completions posted
+  // from the producer's own thread: `consume` is called once per pass
+  // (phase 4) for a source that has neither (the seeds' loop consumer). Its
+  // producer must call Wake() (thread-safe) after making data available: the
+  // loop still sleeps until then, it never polls on an interval.
+  using ConsumerId = uint64_t;
+  ConsumerId AddConsumer(base::UniqueFunction<void()> consume,
+                         Liveness liveness = Liveness::kWeak);
+  // Home thread. Safe from inside the consumer itself.
+  void RemoveConsumer(ConsumerId id);
+
   // ---- Running (L10) -----------------------------------------------------
 
   enum class RunResult { kQuit, kIdle };
@@ -256,8 +271,9 @@ class Looper {
   void TakeInbox();                                        // phase 1
   void RunOrderedLane(TimePoint now, uint64_t snapshot);  // phase 2
   void RunSources(TimePoint now);                          // phase 3
-  std::optional<TimePoint> NextDeadline();                 // phase 4
-  void PollAndDispatch(std::optional<Duration> timeout);   // phase 5
+  void RunConsumers();                                     // phase 4
+  std::optional<TimePoint> NextDeadline();                 // phase 5
+  void PollAndDispatch(std::optional<Duration> timeout);   // phase 6
   void DispatchFd(WatchId id, uint32_t events);
   bool HasDueWork(TimePoint now);
   void RecordLag(Duration lag);
@@ -275,6 +291,14 @@ class Looper {
   std::size_t keep_alive_watches_ = 0;
   std::vector<LoopSource*> sources_;
   std::vector<EntryObserver*> observers_;
+  struct Consumer {
+    ConsumerId id;
+    std::shared_ptr<base::UniqueFunction<void()>> consume;
+    Liveness liveness;
+  };
+  std::vector<Consumer> consumers_;
+  ConsumerId next_consumer_id_ = 1;
+  std::size_t keep_alive_consumers_ = 0;
   int iterating_ = 0;  // >0 while sources_/observers_ are being walked
   bool needs_compaction_ = false;
   int64_t refs_ = 0;

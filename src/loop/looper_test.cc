@@ -8,6 +8,8 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <mutex>
+#include <utility>
 #include <memory>
 #include <string>
 #include <thread>
@@ -314,6 +316,44 @@ TEST(Looper, L6PostsFromTheHomeThreadNeverSignal) {
   for (int i = 0; i < 100; ++i) looper->Post([] {});
   looper->RunUntilIdle();
   EXPECT_EQ(looper->remote()->wake_signal_count(), before);
+}
+
+// ---- Consumers (seed 002's loop consumers) -----------------------------------
+
+TEST(Looper, ConsumerIsPolledOncePerPassAndWokenByItsProducer) {
+  std::mutex mutex;
+  std::vector<int> produced;
+  std::vector<int> consumed;
+  int polls = 0;
+  LooperThread loop([](Looper*) {});
+  std::promise<void> done;
+  loop.RunOnLoop([&] {
+    loop.looper()->AddConsumer(
+        [&] {
+          ++polls;
+          std::lock_guard lock(mutex);
+          consumed.insert(consumed.end(), produced.begin(), produced.end());
+          if (std::exchange(produced, {}).size() > 0 && consumed.size() == 3) done.set_value();
+        },
+        Liveness::kKeepsAlive);
+  });
+  // Idle with a consumer registered: the thread sleeps, nobody polls.
+  std::this_thread::sleep_for(milliseconds(20));
+  uint64_t wakeups_before = loop.looper()->kernel_wakeups();
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(loop.looper()->kernel_wakeups(), wakeups_before);
+  // The producer (no fd, its own thread) hands over data and wakes the loop.
+  std::thread producer([&] {
+    {
+      std::lock_guard lock(mutex);
+      produced = {1, 2, 3};
+    }
+    loop.remote()->Wake();
+  });
+  producer.join();
+  ASSERT_EQ(done.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(consumed, (std::vector<int>{1, 2, 3}));
+  EXPECT_LT(polls, 10);
 }
 
 // ---- L10: embedding ----------------------------------------------------------
