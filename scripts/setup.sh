@@ -59,6 +59,38 @@ command -v python3 >/dev/null || need_tools+=(python3)
 [ -f /usr/include/benchmark/benchmark.h ] || need_tools+=(libbenchmark-dev)
 [ "${#need_tools[@]}" = 0 ] || apt_install "${need_tools[@]}"
 
+# JS dependencies: js_deps/package-lock.json pins whatwg-url and esbuild,
+# which bundle the internal script url.js at build time (js_deps/build_url.sh).
+# `npm ci` installs them into js_deps/node_modules (git-ignored), skipped
+# while the stamp there matches package.json + package-lock.json. Install
+# scripts are not run: esbuild's CLI finds its platform binary without them.
+js_deps_dir="$root_dir/js_deps"
+command -v npm >/dev/null || apt_install npm
+js_deps_sum="$(cat "$js_deps_dir/package.json" "$js_deps_dir/package-lock.json" | sha256sum | cut -d' ' -f1)"
+js_deps_stamp="$js_deps_dir/node_modules/.hostloop-lock-sha256"
+js_deps_current() {
+  [ "$(cat "$js_deps_stamp" 2>/dev/null)" = "$js_deps_sum" ] && [ -x "$js_deps_dir/node_modules/.bin/esbuild" ]
+}
+if ! js_deps_current; then
+  # One install at a time when several builds share the checkout.
+  mkdir -p "$root_dir/build"
+  exec 9>"$root_dir/build/.js_deps.lock"
+  flock 9
+  if ! js_deps_current; then
+    npm_ci() {
+      log "npm ci --prefix js_deps"
+      npm ci --prefix "$js_deps_dir" --ignore-scripts --no-audit --no-fund >&2
+    }
+    if ! npm_ci; then
+      log "npm ci failed; retrying once"
+      sleep 5
+      npm_ci
+    fi
+    echo "$js_deps_sum" > "$js_deps_stamp"
+  fi
+  exec 9>&-
+fi
+
 # V8: a system libnode-dev with V8 10 headers, or the vendored copy.
 if [ "$(v8_major_of /usr)" = 10 ] && [ -e "/usr/lib/$triplet/libnode.so.108" ]; then
   v8_root=/usr

@@ -1,0 +1,244 @@
+// The entry point of hostloop's internal script url.js: the WHATWG URL
+// Standard's `URL` and `URLSearchParams` (https://url.spec.whatwg.org/), from
+// the whatwg-url package (the reference implementation used by jsdom),
+// bundled by esbuild at build time (js_deps/build_url.sh).
+//
+// The bundle runs inside the realm, at build time, before the realm is
+// captured in the startup snapshot: nothing from node exists there, and the
+// realm has no TextEncoder/TextDecoder at this point. whatwg-url needs them
+// for UTF-8 (lib/encoding.js makes one of each when it is loaded), so this
+// file also exports a small UTF-8-only TextEncoder and TextDecoder that
+// build_url.sh hands to esbuild as `inject`: every free `TextEncoder` /
+// `TextDecoder` in the bundled packages is bound to these, and they are never
+// exposed on the global object.
+//
+// whatwg-url is required lazily, from install(), so that its modules run
+// after the classes below are initialized.
+//
+// tr46 (UTS #46 domain processing, with its 9,000-entry mapping table) is
+// bundled but loaded on first use: build_url.sh aliases the package `tr46`
+// to this file, whose toASCII/toUnicode load the real module when first
+// called. Kept eager, its table would be ~1.1 MB of the startup snapshot that
+// every hostloop process deserializes; lazy, only a program that parses a URL
+// with a host pays for it (about 10 ms, once).
+
+// https://encoding.spec.whatwg.org/#utf-8-encoder: lone surrogates become
+// U+FFFD, as TextEncoder's USVString conversion does.
+export class TextEncoder {
+  get encoding() {
+    return 'utf-8';
+  }
+
+  encode(input = '') {
+    const string = `${input}`;
+    const length = string.length;
+    const bytes = new Uint8Array(length * 3);
+    let n = 0;
+    for (let i = 0; i < length; i++) {
+      let c = string.charCodeAt(i);
+      if (c < 0x80) {
+        bytes[n++] = c;
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const next = i + 1 < length ? string.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+        } else {
+          c = 0xfffd;
+        }
+      }
+      if (c < 0x800) {
+        bytes[n++] = 0xc0 | (c >> 6);
+      } else if (c < 0x10000) {
+        bytes[n++] = 0xe0 | (c >> 12);
+        bytes[n++] = 0x80 | ((c >> 6) & 0x3f);
+      } else {
+        bytes[n++] = 0xf0 | (c >> 18);
+        bytes[n++] = 0x80 | ((c >> 12) & 0x3f);
+        bytes[n++] = 0x80 | ((c >> 6) & 0x3f);
+      }
+      bytes[n++] = 0x80 | (c & 0x3f);
+    }
+    return bytes.slice(0, n);
+  }
+}
+
+// https://encoding.spec.whatwg.org/#utf-8-decoder, non-fatal: each maximal
+// ill-formed subsequence becomes one U+FFFD. whatwg-url always asks for
+// { ignoreBOM: true }; without it a leading BOM is dropped, as in the spec.
+export class TextDecoder {
+  #ignoreBOM;
+
+  constructor(label = 'utf-8', options = {}) {
+    const name = `${label}`.trim().toLowerCase();
+    if (name !== 'utf-8' && name !== 'utf8' && name !== 'unicode-1-1-utf-8') {
+      throw new RangeError(`The encoding label provided ('${label}') is not supported here.`);
+    }
+    this.#ignoreBOM = Boolean(options && options.ignoreBOM);
+  }
+
+  get encoding() {
+    return 'utf-8';
+  }
+
+  decode(input = new Uint8Array(0)) {
+    const bytes = ArrayBuffer.isView(input)
+      ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+      : new Uint8Array(input);
+    let out = '';
+    const units = [];
+    const emit = (cp) => {
+      if (cp < 0x10000) {
+        units.push(cp);
+      } else {
+        cp -= 0x10000;
+        units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+      }
+      if (units.length >= 8192) {
+        out += String.fromCharCode.apply(null, units);
+        units.length = 0;
+      }
+    };
+    let codePoint = 0;
+    let bytesSeen = 0;
+    let bytesNeeded = 0;
+    let lower = 0x80;
+    let upper = 0xbf;
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i];
+      if (bytesNeeded === 0) {
+        if (byte <= 0x7f) {
+          emit(byte);
+        } else if (byte >= 0xc2 && byte <= 0xdf) {
+          bytesNeeded = 1;
+          codePoint = byte & 0x1f;
+        } else if (byte >= 0xe0 && byte <= 0xef) {
+          if (byte === 0xe0) lower = 0xa0;
+          if (byte === 0xed) upper = 0x9f;
+          bytesNeeded = 2;
+          codePoint = byte & 0xf;
+        } else if (byte >= 0xf0 && byte <= 0xf4) {
+          if (byte === 0xf0) lower = 0x90;
+          if (byte === 0xf4) upper = 0x8f;
+          bytesNeeded = 3;
+          codePoint = byte & 0x7;
+        } else {
+          emit(0xfffd);
+        }
+        continue;
+      }
+      if (byte < lower || byte > upper) {
+        // The byte is not consumed: it starts the next sequence.
+        codePoint = bytesNeeded = bytesSeen = 0;
+        lower = 0x80;
+        upper = 0xbf;
+        emit(0xfffd);
+        i--;
+        continue;
+      }
+      lower = 0x80;
+      upper = 0xbf;
+      codePoint = (codePoint << 6) | (byte & 0x3f);
+      if (++bytesSeen === bytesNeeded) {
+        emit(codePoint);
+        codePoint = bytesNeeded = bytesSeen = 0;
+      }
+    }
+    if (bytesNeeded !== 0) emit(0xfffd);
+    out += String.fromCharCode.apply(null, units);
+    if (!this.#ignoreBOM && out.charCodeAt(0) === 0xfeff) out = out.slice(1);
+    return out;
+  }
+}
+
+let tr46;
+function loadTR46() {
+  // A relative path: the alias maps only the bare package name `tr46`.
+  // eslint-disable-next-line no-undef -- esbuild bundles this require.
+  tr46 ??= require('./node_modules/tr46/index.js');
+  return tr46;
+}
+
+export function toASCII(domainName, options) {
+  return loadTR46().toASCII(domainName, options);
+}
+
+export function toUnicode(domainName, options) {
+  return loadTR46().toUnicode(domainName, options);
+}
+
+// hostloop's console (runtime/js/inspect.js) honors this symbol, as node's
+// util.inspect does.
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
+
+function defineHidden(object, key, value) {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: false, configurable: true });
+}
+
+// console.log(url) shows the URL's parts, and console.log(params) its
+// entries, as node does.
+function addInspectHooks(URL, URLSearchParams) {
+  const urlKeys = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname',
+    'port', 'pathname', 'search', 'searchParams', 'hash'];
+  defineHidden(URL.prototype, inspectCustom, function inspectURL(depth, options, inspect) {
+    if (typeof depth === 'number' && depth < 0) return '[URL]';
+    const parts = {};
+    for (const key of urlKeys) parts[key] = this[key];
+    return `URL ${inspect(parts, options)}`;
+  });
+  defineHidden(URLSearchParams.prototype, inspectCustom, function inspectParams(depth, options, inspect) {
+    if (typeof depth === 'number' && depth < 0) return '[URLSearchParams]';
+    const entries = [];
+    for (const [name, value] of this) entries.push(`${inspect(name, options)} => ${inspect(value, options)}`);
+    if (entries.length === 0) return 'URLSearchParams {}';
+    const oneLine = `URLSearchParams { ${entries.join(', ')} }`;
+    if (oneLine.length <= 80) return oneLine;
+    return `URLSearchParams {\n  ${entries.join(',\n  ')} }`;
+  });
+}
+
+// https://url.spec.whatwg.org/#dom-url-parse. whatwg-url 14.2.0's URL.parse
+// returns its internal implementation object, not a URL (fixed upstream in
+// 16.0.1, "Fix URL.parse() instanceof URL", whose dependencies need a newer
+// V8). This one converts the arguments as the generated code does (ToString:
+// a symbol throws), then constructs a real URL; only a parse failure gives
+// null. The property keeps its WebIDL attributes; only the value changes.
+function fixURLParse(URL) {
+  const { parse } = {
+    parse(url, base = undefined) {
+      if (arguments.length < 1) {
+        throw new TypeError("Failed to execute 'parse' on 'URL': 1 argument required, but only 0 present.");
+      }
+      const input = `${url}`;
+      const baseInput = base === undefined ? undefined : `${base}`;
+      try {
+        return new URL(input, baseInput);
+      } catch (error) {
+        if (error instanceof TypeError) return null;
+        throw error;
+      }
+    },
+  };
+  Object.defineProperty(URL, 'parse', { value: parse });
+}
+
+// Defines `URL` and `URLSearchParams` on `global` like WebIDL interface
+// objects: writable, configurable, not enumerable.
+export function install(global) {
+  // eslint-disable-next-line no-undef -- esbuild bundles this require.
+  const { URL, URLSearchParams } = require('whatwg-url/webidl2js-wrapper');
+  // whatwg-url's generated code takes what it needs (TypeError for its
+  // errors, Object.prototype, the iterator prototypes) from the object it is
+  // installed on. This file runs in the realm, so these are the realm's own
+  // intrinsics; a private object keeps whatwg-url's constructor registry
+  // (a symbol-keyed property) off the real global.
+  const interfaces = { Array, Object, Promise, String, TypeError };
+  URL.install(interfaces, ['Worker']);
+  URLSearchParams.install(interfaces, ['Worker']);
+  fixURLParse(interfaces.URL);
+  addInspectHooks(interfaces.URL, interfaces.URLSearchParams);
+  defineHidden(global, 'URL', interfaces.URL);
+  defineHidden(global, 'URLSearchParams', interfaces.URLSearchParams);
+}
