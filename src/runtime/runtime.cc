@@ -9,9 +9,11 @@
 #include "base/check.h"
 #include "base/file_util.h"
 #include "runtime/file_url.h"
+#include "runtime/fs_module.h"
 #include "runtime/host_bindings.h"
 #include "runtime/message_port.h"
 #include "runtime/module_loader.h"
+#include "runtime/native_module.h"
 #include "runtime/realm.h"
 #include "runtime/rejection_tracker.h"
 #include "runtime/timers.h"
@@ -78,6 +80,15 @@ base::Result<void> Runtime::Initialize() {
   modules_ = std::make_unique<ModuleLoader>(this);
   timers_ = std::make_unique<Timers>(this);
   rejections_ = std::make_unique<RejectionTracker>(this);
+  pending_promises_ = std::make_unique<PendingPromises>(this);
+  modules_->RegisterBuiltin("fs", [this](v8::Local<v8::Context> context) {
+    return CreateFsModule(this, context);
+  });
+  for (const auto& [name, factory] : NativeModules()) {
+    modules_->RegisterBuiltin(name, [this, factory = factory](v8::Local<v8::Context> context) {
+      return factory(this, context);
+    });
+  }
 
   v8::HandleScope scope(isolate_);
   v8::Local<v8::FunctionTemplate> port_template;
@@ -133,6 +144,7 @@ Runtime::~Runtime() {
   timers_.reset();
   modules_.reset();
   rejections_.reset();
+  pending_promises_.reset();
   {
     v8::HandleScope scope(isolate_);
     if (!context_.IsEmpty()) context()->Exit();

@@ -23,6 +23,7 @@
 namespace hostloop::runtime {
 
 class ModuleLoader;
+class PendingPromises;
 class RejectionTracker;
 class Timers;
 
@@ -151,6 +152,7 @@ class Runtime {
   ModuleLoader& modules() const { return *modules_; }
   Timers& timers() const { return *timers_; }
   RejectionTracker& rejections() const { return *rejections_; }
+  PendingPromises& pending_promises() const { return *pending_promises_; }
   const RuntimeOptions& options() const { return options_; }
   // The object shared by the internal JS files (runtime/js/*.js).
   v8::Local<v8::Object> internals() const { return internals_.Get(isolate_); }
@@ -186,6 +188,7 @@ class Runtime {
   std::unique_ptr<ModuleLoader> modules_;
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<RejectionTracker> rejections_;
+  std::unique_ptr<PendingPromises> pending_promises_;
 
   std::unique_ptr<RuntimeExtension> extensions_[static_cast<int>(ExtensionSlot::kCount)];
   std::string base_url_;

@@ -1,0 +1,496 @@
+// hostloop:fs: promise-returning file operations on the native thread pool
+// (native_module.h). Errors are Error objects with `code` ("ENOENT"),
+// `errno`, `syscall` and `path`, like node's. A write that fails part-way
+// is reported as a failure, never as success.
+#include "runtime/fs_module.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/native_module.h"
+#include "runtime/runtime.h"
+#include "runtime/v8_util.h"
+
+namespace hostloop::runtime {
+namespace {
+
+// What a pool job hands back to the home thread (no V8 handles).
+struct FsResult {
+  int error = 0;  // errno
+  const char* syscall = "";
+  std::string path;
+  std::string dest;
+  // readFile
+  uint8_t* data = nullptr;
+  std::size_t size = 0;
+  // readdir
+  std::vector<std::string> names;
+  // stat
+  struct stat info {};
+  // mkdir: the first directory created
+  std::string created;
+
+  FsResult() = default;
+  FsResult(FsResult&& other) noexcept
+      : error(other.error), syscall(other.syscall), path(std::move(other.path)),
+        dest(std::move(other.dest)), data(std::exchange(other.data, nullptr)), size(other.size),
+        names(std::move(other.names)), info(other.info), created(std::move(other.created)) {}
+  FsResult& operator=(FsResult&&) = delete;
+  ~FsResult() { std::free(data); }
+
+  FsResult& Fail(const char* failed_syscall, int error_number, std::string failed_path) {
+    error = error_number;
+    syscall = failed_syscall;
+    path = std::move(failed_path);
+    return *this;
+  }
+};
+
+// Bytes to write: a copy of a string's UTF-8, or a view's backing store
+// (shared with the JS object, which keeps it alive).
+struct Payload {
+  std::string text;
+  std::shared_ptr<v8::BackingStore> store;
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  const char* data() const {
+    return store ? static_cast<const char*>(store->Data()) + offset : text.data();
+  }
+  std::size_t size() const { return store ? length : text.size(); }
+};
+
+// ---- Blocking operations (pool thread) ------------------------------------------
+
+FsResult ReadFileJob(const std::string& path) {
+  FsResult result;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::move(result.Fail("open", errno, path));
+  struct stat info;
+  std::size_t capacity = 64 * 1024;
+  if (::fstat(fd, &info) == 0) {
+    if (S_ISDIR(info.st_mode)) {
+      ::close(fd);
+      return std::move(result.Fail("read", EISDIR, path));
+    }
+    if (info.st_size > 0) capacity = static_cast<std::size_t>(info.st_size) + 1;
+  }
+  result.data = static_cast<uint8_t*>(std::malloc(capacity));
+  while (true) {
+    if (result.size == capacity) {
+      capacity *= 2;
+      result.data = static_cast<uint8_t*>(std::realloc(result.data, capacity));
+    }
+    ssize_t n = ::read(fd, result.data + result.size, capacity - result.size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int error = errno;
+      ::close(fd);
+      return std::move(result.Fail("read", error, path));
+    }
+    if (n == 0) break;
+    result.size += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return result;
+}
+
+FsResult WriteFileJob(const std::string& path, const Payload& payload, bool append) {
+  FsResult result;
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  int fd = ::open(path.c_str(), flags, 0666);
+  if (fd < 0) return std::move(result.Fail("open", errno, path));
+  const char* data = payload.data();
+  std::size_t left = payload.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int error = errno;
+      ::close(fd);
+      return std::move(result.Fail("write", error, path));
+    }
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  // close() can report a deferred write error (NFS, quota): not success.
+  if (::close(fd) < 0 && errno != EINTR) return std::move(result.Fail("close", errno, path));
+  return result;
+}
+
+FsResult ReaddirJob(const std::string& path) {
+  FsResult result;
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return std::move(result.Fail("scandir", errno, path));
+  errno = 0;
+  while (dirent* entry = ::readdir(dir)) {
+    if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
+    result.names.emplace_back(entry->d_name);
+  }
+  int error = errno;
+  ::closedir(dir);
+  if (error != 0) return std::move(result.Fail("scandir", error, path));
+  return result;
+}
+
+FsResult StatJob(const std::string& path) {
+  FsResult result;
+  if (::stat(path.c_str(), &result.info) < 0) return std::move(result.Fail("stat", errno, path));
+  return result;
+}
+
+FsResult MkdirJob(const std::string& path, bool recursive) {
+  FsResult result;
+  if (!recursive) {
+    if (::mkdir(path.c_str(), 0777) < 0) return std::move(result.Fail("mkdir", errno, path));
+    return result;
+  }
+  // Each missing component in turn; existing directories are fine.
+  std::string prefix;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    prefix = path.substr(0, slash);
+    start = slash + 1;
+    if (prefix.empty()) continue;
+    if (::mkdir(prefix.c_str(), 0777) == 0) {
+      if (result.created.empty()) result.created = prefix;
+      continue;
+    }
+    int error = errno;
+    struct stat info;
+    if (error == EEXIST && ::stat(prefix.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) continue;
+    return std::move(result.Fail("mkdir", error == EEXIST ? ENOTDIR : error, path));
+  }
+  return result;
+}
+
+// Removes `path` and, when recursive, everything under it.
+int RemoveTree(const std::string& path, bool recursive, const char** syscall) {
+  struct stat info;
+  if (::lstat(path.c_str(), &info) < 0) {
+    *syscall = "lstat";
+    return errno;
+  }
+  if (!S_ISDIR(info.st_mode)) {
+    *syscall = "unlink";
+    return ::unlink(path.c_str()) < 0 ? errno : 0;
+  }
+  if (!recursive) {
+    *syscall = "rm";
+    return EISDIR;
+  }
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) {
+    *syscall = "opendir";
+    return errno;
+  }
+  std::vector<std::string> children;
+  while (dirent* entry = ::readdir(dir)) {
+    if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
+    children.push_back(path + "/" + entry->d_name);
+  }
+  ::closedir(dir);
+  for (const std::string& child : children) {
+    if (int error = RemoveTree(child, true, syscall)) return error;
+  }
+  *syscall = "rmdir";
+  return ::rmdir(path.c_str()) < 0 ? errno : 0;
+}
+
+FsResult RmJob(const std::string& path, bool recursive, bool force) {
+  FsResult result;
+  const char* syscall = "rm";
+  int error = RemoveTree(path, recursive, &syscall);
+  if (error == ENOENT && force) return result;
+  if (error != 0) return std::move(result.Fail(syscall, error, path));
+  return result;
+}
+
+FsResult RenameJob(const std::string& from, const std::string& to) {
+  FsResult result;
+  if (::rename(from.c_str(), to.c_str()) < 0) {
+    result.Fail("rename", errno, from);
+    result.dest = to;
+  }
+  return result;
+}
+
+// ---- Home thread -------------------------------------------------------------------
+
+// "ENOENT: no such file or directory, open '/x'", with code/errno/syscall/path.
+v8::Local<v8::Value> MakeFsError(v8::Isolate* isolate, const FsResult& result) {
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  const char* name = ::strerrorname_np(result.error);
+  std::string code = name != nullptr ? name : "EUNKNOWN";
+  std::string reason = std::strerror(result.error);
+  if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(reason[0]));
+  std::string message = code + ": " + reason + ", " + result.syscall + " '" + result.path + "'";
+  if (!result.dest.empty()) message += " -> '" + result.dest + "'";
+  v8::Local<v8::Object> error = v8::Exception::Error(V8String(isolate, message)).As<v8::Object>();
+  error->Set(context, V8Symbol(isolate, "code"), V8String(isolate, code)).FromMaybe(false);
+  error->Set(context, V8Symbol(isolate, "errno"), v8::Integer::New(isolate, -result.error))
+      .FromMaybe(false);
+  error->Set(context, V8Symbol(isolate, "syscall"), V8String(isolate, result.syscall))
+      .FromMaybe(false);
+  error->Set(context, V8Symbol(isolate, "path"), V8String(isolate, result.path)).FromMaybe(false);
+  if (!result.dest.empty()) {
+    error->Set(context, V8Symbol(isolate, "dest"), V8String(isolate, result.dest)).FromMaybe(false);
+  }
+  return error;
+}
+
+Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  return Runtime::From(info.GetIsolate());
+}
+
+// Returns a rejected promise for bad arguments (a promise-returning API).
+void Reject(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value> error) {
+  v8::Local<v8::Promise::Resolver> resolver;
+  if (!v8::Promise::Resolver::New(info.GetIsolate()->GetCurrentContext()).ToLocal(&resolver)) return;
+  resolver->Reject(info.GetIsolate()->GetCurrentContext(), error).FromMaybe(false);
+  info.GetReturnValue().Set(resolver->GetPromise());
+}
+
+bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, std::string* path) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() <= index || !info[index]->IsString()) {
+    Reject(info, v8::Exception::TypeError(V8String(
+                     isolate, "The \"path\" argument must be of type string")));
+    return false;
+  }
+  *path = StdString(isolate, info[index]);
+  if (path->find('\0') != std::string::npos) {
+    Reject(info, v8::Exception::TypeError(V8String(isolate, "The \"path\" argument must not contain null bytes")));
+    return false;
+  }
+  return true;
+}
+
+// Reads `options.name` (or `options` itself when it is a string, for
+// "encoding").
+v8::Local<v8::Value> Option(const v8::FunctionCallbackInfo<v8::Value>& info, int index,
+                            const char* name) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() <= index) return v8::Undefined(isolate);
+  v8::Local<v8::Value> options = info[index];
+  if (options->IsString() && std::strcmp(name, "encoding") == 0) return options;
+  if (!options->IsObject()) return v8::Undefined(isolate);
+  v8::Local<v8::Value> value;
+  if (!options.As<v8::Object>()->Get(isolate->GetCurrentContext(), V8Symbol(isolate, name)).ToLocal(&value)) {
+    return v8::Undefined(isolate);
+  }
+  return value;
+}
+
+void SettleVoid(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Context> context = runtime->context();
+  if (result.error != 0) {
+    resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
+  } else {
+    resolver->Resolve(context, v8::Undefined(isolate)).FromMaybe(false);
+  }
+}
+
+// readFile(path[, 'utf8' | { encoding }]) -> Uint8Array | string
+void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  std::string path;
+  if (!PathArgument(info, 0, &path)) return;
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Value> encoding = Option(info, 1, "encoding");
+  bool text = false;
+  if (!encoding->IsUndefined() && !encoding->IsNull()) {
+    std::string name = StdString(isolate, encoding);
+    if (name != "utf8" && name != "utf-8") {
+      Reject(info, v8::Exception::TypeError(V8String(isolate, "Unsupported encoding '" + name + "' (hostloop:fs reads bytes or utf8)")));
+      return;
+    }
+    text = true;
+  }
+  info.GetReturnValue().Set(RunAsync<FsResult>(
+      RuntimeOf(info), [path] { return ReadFileJob(path); },
+      [text](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+        v8::Isolate* isolate = runtime->isolate();
+        v8::Local<v8::Context> context = runtime->context();
+        if (result.error != 0) {
+          resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
+          return;
+        }
+        v8::Local<v8::Value> value;
+        if (text) {
+          v8::Local<v8::String> string;
+          if (!v8::String::NewFromUtf8(isolate, reinterpret_cast<const char*>(result.data),
+                                       v8::NewStringType::kNormal, static_cast<int>(result.size))
+                   .ToLocal(&string)) {
+            resolver->Reject(context, v8::Exception::RangeError(V8String(isolate, "file too large for a string"))).FromMaybe(false);
+            return;
+          }
+          value = string;
+        } else {
+          // The bytes read on the pool become the ArrayBuffer: no copy.
+          std::size_t size = result.size;
+          std::unique_ptr<v8::BackingStore> store = v8::ArrayBuffer::NewBackingStore(
+              std::exchange(result.data, nullptr), size,
+              [](void* data, std::size_t, void*) { std::free(data); }, nullptr);
+          v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, std::move(store));
+          value = v8::Uint8Array::New(buffer, 0, size);
+        }
+        resolver->Resolve(context, value).FromMaybe(false);
+      }));
+}
+
+bool PayloadArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, Payload* payload) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() > index && info[index]->IsString()) {
+    payload->text = StdString(isolate, info[index]);
+    return true;
+  }
+  if (info.Length() > index && info[index]->IsArrayBufferView()) {
+    v8::Local<v8::ArrayBufferView> view = info[index].As<v8::ArrayBufferView>();
+    payload->store = view->Buffer()->GetBackingStore();
+    payload->offset = view->ByteOffset();
+    payload->length = view->ByteLength();
+    return true;
+  }
+  if (info.Length() > index && info[index]->IsArrayBuffer()) {
+    payload->store = info[index].As<v8::ArrayBuffer>()->GetBackingStore();
+    payload->length = payload->store->ByteLength();
+    return true;
+  }
+  Reject(info, v8::Exception::TypeError(V8String(
+                   isolate, "The \"data\" argument must be a string, an ArrayBuffer or a view of one")));
+  return false;
+}
+
+void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append) {
+  std::string path;
+  Payload payload;
+  if (!PathArgument(info, 0, &path) || !PayloadArgument(info, 1, &payload)) return;
+  info.GetReturnValue().Set(RunAsync<FsResult>(
+      RuntimeOf(info),
+      [path, payload = std::move(payload), append] { return WriteFileJob(path, payload, append); },
+      SettleVoid));
+}
+
+void WriteFile(const v8::FunctionCallbackInfo<v8::Value>& info) { WriteOrAppend(info, false); }
+void AppendFile(const v8::FunctionCallbackInfo<v8::Value>& info) { WriteOrAppend(info, true); }
+
+void Readdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  std::string path;
+  if (!PathArgument(info, 0, &path)) return;
+  info.GetReturnValue().Set(RunAsync<FsResult>(
+      RuntimeOf(info), [path] { return ReaddirJob(path); },
+      [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+        v8::Isolate* isolate = runtime->isolate();
+        v8::Local<v8::Context> context = runtime->context();
+        if (result.error != 0) {
+          resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
+          return;
+        }
+        v8::Local<v8::Array> names = v8::Array::New(isolate, static_cast<int>(result.names.size()));
+        for (std::size_t i = 0; i < result.names.size(); ++i) {
+          names->Set(context, static_cast<uint32_t>(i), V8String(isolate, result.names[i])).FromMaybe(false);
+        }
+        resolver->Resolve(context, names).FromMaybe(false);
+      }));
+}
+
+void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  std::string path;
+  if (!PathArgument(info, 0, &path)) return;
+  info.GetReturnValue().Set(RunAsync<FsResult>(
+      RuntimeOf(info), [path] { return StatJob(path); },
+      [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+        v8::Isolate* isolate = runtime->isolate();
+        v8::Local<v8::Context> context = runtime->context();
+        if (result.error != 0) {
+          resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
+          return;
+        }
+        // The plain facts; js/fs helpers are not needed for them.
+        const struct stat& st = result.info;
+        auto ms = [](const timespec& t) { return t.tv_sec * 1e3 + t.tv_nsec / 1e6; };
+        v8::Local<v8::Object> stats = v8::Object::New(isolate);
+        auto set = [&](const char* key, v8::Local<v8::Value> value) {
+          stats->Set(context, V8Symbol(isolate, key), value).FromMaybe(false);
+        };
+        set("size", v8::Number::New(isolate, static_cast<double>(st.st_size)));
+        set("mode", v8::Integer::NewFromUnsigned(isolate, st.st_mode));
+        set("uid", v8::Integer::NewFromUnsigned(isolate, st.st_uid));
+        set("gid", v8::Integer::NewFromUnsigned(isolate, st.st_gid));
+        set("nlink", v8::Number::New(isolate, static_cast<double>(st.st_nlink)));
+        set("ino", v8::Number::New(isolate, static_cast<double>(st.st_ino)));
+        set("dev", v8::Number::New(isolate, static_cast<double>(st.st_dev)));
+        set("mtimeMs", v8::Number::New(isolate, ms(st.st_mtim)));
+        set("atimeMs", v8::Number::New(isolate, ms(st.st_atim)));
+        set("ctimeMs", v8::Number::New(isolate, ms(st.st_ctim)));
+        set("isFile", v8::Boolean::New(isolate, S_ISREG(st.st_mode)));
+        set("isDirectory", v8::Boolean::New(isolate, S_ISDIR(st.st_mode)));
+        set("isSymbolicLink", v8::Boolean::New(isolate, S_ISLNK(st.st_mode)));
+        resolver->Resolve(context, stats).FromMaybe(false);
+      }));
+}
+
+void Mkdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  std::string path;
+  if (!PathArgument(info, 0, &path)) return;
+  bool recursive = Option(info, 1, "recursive")->IsTrue();
+  info.GetReturnValue().Set(RunAsync<FsResult>(
+      RuntimeOf(info), [path, recursive] { return MkdirJob(path, recursive); },
+      [recursive](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+        v8::Isolate* isolate = runtime->isolate();
+        v8::Local<v8::Context> context = runtime->context();
+        if (result.error != 0) {
+          resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
+        } else if (recursive && !result.created.empty()) {
+          resolver->Resolve(context, V8String(isolate, result.created)).FromMaybe(false);
+        } else {
+          resolver->Resolve(context, v8::Undefined(isolate)).FromMaybe(false);
+        }
+      }));
+}
+
+void Rm(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  std::string path;
+  if (!PathArgument(info, 0, &path)) return;
+  bool recursive = Option(info, 1, "recursive")->IsTrue();
+  bool force = Option(info, 1, "force")->IsTrue();
+  info.GetReturnValue().Set(RunAsync<FsResult>(
+      RuntimeOf(info), [path, recursive, force] { return RmJob(path, recursive, force); },
+      SettleVoid));
+}
+
+void Rename(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  std::string from;
+  std::string to;
+  if (!PathArgument(info, 0, &from) || !PathArgument(info, 1, &to)) return;
+  info.GetReturnValue().Set(RunAsync<FsResult>(
+      RuntimeOf(info), [from, to] { return RenameJob(from, to); }, SettleVoid));
+}
+
+}  // namespace
+
+v8::MaybeLocal<v8::Object> CreateFsModule(Runtime* runtime, v8::Local<v8::Context> context) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Object> exports = v8::Object::New(isolate);
+  SetMethod(context, exports, "readFile", ReadFile);
+  SetMethod(context, exports, "writeFile", WriteFile);
+  SetMethod(context, exports, "appendFile", AppendFile);
+  SetMethod(context, exports, "readdir", Readdir);
+  SetMethod(context, exports, "stat", Stat);
+  SetMethod(context, exports, "mkdir", Mkdir);
+  SetMethod(context, exports, "rm", Rm);
+  SetMethod(context, exports, "rename", Rename);
+  return exports;
+}
+
+}  // namespace hostloop::runtime

@@ -1,0 +1,65 @@
+// Native modules: C++ code importable from JS as `hostloop:NAME`, and the
+// machinery for their asynchronous work.
+//
+// Async work (RunAsync): the job runs on the process's fixed-size
+// ThreadPool, never on the JS thread and never on a thread of its own; its
+// completion comes back through the runtime's internal lane (a host
+// completion, CONTRACTS "Internal lane") and settles a promise there, with a
+// microtask checkpoint after it. While the job is pending the runtime is kept
+// alive (J3). If the runtime shut down meanwhile, the completion is refused
+// by its EventLoop and destroyed on the pool thread: it holds no V8 handle
+// (the promise stays in the runtime's pending table), so that is safe.
+//
+// Sources with no fd and no thread of their own use Looper::AddConsumer plus
+// Looper::Wake instead (see looper.h); that is the last resort.
+#pragma once
+
+#include <v8.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "base/unique_function.h"
+#include "loop/thread_pool.h"
+
+namespace hostloop::runtime {
+
+class Runtime;
+
+// Builds the exports of hostloop:NAME (own enumerable properties become the
+// named exports) the first time a runtime imports it.
+using NativeModuleFactory =
+    std::function<v8::MaybeLocal<v8::Object>(Runtime* runtime, v8::Local<v8::Context> context)>;
+
+// Process-wide; call before runtimes start (hostloop:fs registers itself).
+void RegisterNativeModule(const std::string& name, NativeModuleFactory factory);
+const std::unordered_map<std::string, NativeModuleFactory>& NativeModules();
+
+// Promises of pending async work, per runtime (home thread only).
+class PendingPromises {
+ public:
+  explicit PendingPromises(Runtime* runtime) : runtime_(runtime) {}
+  uint64_t Add(v8::Local<v8::Promise::Resolver> resolver);
+  // Removes and returns the resolver (empty if unknown).
+  v8::Local<v8::Promise::Resolver> Take(uint64_t id);
+  std::size_t size() const { return resolvers_.size(); }
+
+ private:
+  Runtime* const runtime_;
+  uint64_t next_id_ = 1;
+  std::unordered_map<uint64_t, v8::Global<v8::Promise::Resolver>> resolvers_;
+};
+
+// Runs `work` (on the pool) and then `complete(runtime, resolver, result)` on
+// the home thread. `Result` must be safe to create on one thread and use on
+// another (no V8 handles). Returns the promise.
+template <typename Result>
+v8::Local<v8::Promise> RunAsync(
+    Runtime* runtime, base::UniqueFunction<Result()> work,
+    base::UniqueFunction<void(Runtime*, v8::Local<v8::Promise::Resolver>, Result&)> complete);
+
+}  // namespace hostloop::runtime
+
+#include "runtime/native_module_inl.h"
