@@ -1,0 +1,105 @@
+// hostloop's embedding API: run JavaScript inside your own C++ program, on
+// hostloop's loop or on yours. See docs/EMBEDDING.md for a walk-through and
+// examples/embed/ for a complete program.
+//
+//   hostloop::Engine::Initialize(argv[0]);              // once per process
+//   auto looper = hostloop::Looper::Create().value();   // this thread's loop
+//   auto runtime = hostloop::Runtime::Create(looper.get());
+//   runtime->RunModule("app.mjs");                      // starts it
+//   looper->Run();                                      // or Step() from your loop
+//   runtime.reset();                                    // clean shutdown
+//   hostloop::Engine::Shutdown();
+//
+// Threads: a Looper and the Runtimes on it belong to the thread that created
+// them (their home thread). Looper::Post/PostDelayed, LooperRemote and
+// Looper::Wake/Quit are thread-safe; everything else is home thread only.
+//
+// Ordering (CONTRACTS L3): the application's own posts (Looper::Post) share
+// the ordered lane with JS timers and macrotasks, keyed by (due time,
+// sequence): a message posted between two setTimeout(0) calls runs between
+// their callbacks.
+#pragma once
+
+#include <v8.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loop/looper.h"
+
+namespace hostloop {
+
+using loop::Liveness;
+using loop::Looper;
+using loop::LooperRemote;
+
+// Process-wide V8 set-up.
+class Engine {
+ public:
+  // Once, before any Runtime. `v8_flags` are V8 command-line flags
+  // ("--expose-gc"). Returns false with `error` set when V8 rejects a flag.
+  static bool Initialize(const char* argv0, const std::vector<std::string>& v8_flags = {},
+                         std::string* error = nullptr);
+  // After the last Runtime is gone.
+  static void Shutdown();
+};
+
+// A native module: builds the exports of `hostloop:NAME` for a runtime
+// (own enumerable properties become named exports). Call before creating
+// the runtimes that import it.
+using ModuleFactory = std::function<v8::Local<v8::Object>(v8::Local<v8::Context> context)>;
+void DefineModule(const std::string& name, ModuleFactory factory);
+
+// A simpler native module for programs that do not want V8's API: each
+// function receives its JS arguments as a JSON array text and returns JSON
+// text (an empty string means `undefined`). Called on the runtime's thread.
+using JsonFunction = std::function<std::string(const std::string& arguments_json)>;
+void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunction> functions);
+
+class Runtime {
+ public:
+  struct Options {
+    // `hostloop.args` in JS.
+    std::vector<std::string> args;
+    // Uncaught errors and unhandled rejections: report and keep running
+    // (true), or report and stop the runtime with exit code 1 (false).
+    bool keep_running_after_errors = false;
+  };
+
+  // Creates a runtime on the calling thread, whose Looper is `looper`.
+  // Returns null with `error` set on failure.
+  static std::unique_ptr<Runtime> Create(Looper* looper, const Options& options,
+                                         std::string* error = nullptr);
+  static std::unique_ptr<Runtime> Create(Looper* looper) { return Create(looper, Options{}); }
+  // Shuts down cleanly: queued work of both lanes is dropped, workers are
+  // terminated and joined, the isolate is disposed. The Looper stays usable.
+  ~Runtime();
+
+  // Loads the module at `path` and starts evaluating it; the loop runs the
+  // rest. False (with the error printed) when it cannot be loaded.
+  bool RunModule(const std::string& path);
+  // The same for module source text; relative imports resolve against the
+  // current directory.
+  bool EvaluateModule(const std::string& code, const std::string& name = "[embed]");
+
+  // Once the loop went idle: 0, 1 (uncaught error), 13 (top-level await
+  // that never settled).
+  int exit_code();
+  // Whether the runtime stopped itself (an uncaught error with the default
+  // policy); its entries no longer run.
+  bool stopped() const;
+
+  // For embedders who speak V8 (home thread; the context is entered).
+  v8::Isolate* isolate() const;
+  v8::Local<v8::Context> context() const;
+
+ private:
+  struct Impl;
+  explicit Runtime(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hostloop

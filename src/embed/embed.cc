@@ -1,0 +1,117 @@
+// The embedding API (include/hostloop/hostloop.h) on top of the runtime.
+#include "hostloop/hostloop.h"
+
+#include "runtime/file_url.h"
+#include "runtime/native_module.h"
+#include "runtime/realm.h"
+#include "runtime/runtime.h"
+#include "runtime/v8_util.h"
+#include "v8/v8_process.h"
+#include "worker/worker.h"
+
+namespace hostloop {
+
+bool Engine::Initialize(const char* argv0, const std::vector<std::string>& v8_flags,
+                        std::string* error) {
+  worker::RegisterWorkerBindings();
+  const v8::StartupData* snapshot = v8_flags.empty() ? runtime::EmbeddedSnapshot() : nullptr;
+  base::Result<void> result = v8host::V8Process::Initialize(argv0, v8_flags, snapshot);
+  if (!result.ok() && error != nullptr) *error = result.error().message;
+  return result.ok();
+}
+
+void Engine::Shutdown() { v8host::V8Process::Shutdown(); }
+
+void DefineModule(const std::string& name, ModuleFactory factory) {
+  runtime::RegisterNativeModule(
+      name, [factory = std::move(factory)](runtime::Runtime*, v8::Local<v8::Context> context) {
+        return v8::MaybeLocal<v8::Object>(factory(context));
+      });
+}
+
+namespace {
+
+// Calls the JsonFunction behind a module function: arguments in as a JSON
+// array, the result back through JSON.parse.
+void CallJsonFunction(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  auto* function = static_cast<JsonFunction*>(info.Data().As<v8::External>()->Value());
+  v8::Local<v8::Array> arguments = v8::Array::New(isolate, info.Length());
+  for (int i = 0; i < info.Length(); ++i) {
+    arguments->Set(context, static_cast<uint32_t>(i), info[i]).FromMaybe(false);
+  }
+  v8::Local<v8::String> json;
+  if (!v8::JSON::Stringify(context, arguments).ToLocal(&json)) return;
+  std::string result = (*function)(runtime::StdString(isolate, json));
+  if (result.empty()) return;
+  v8::Local<v8::Value> value;
+  if (v8::JSON::Parse(context, runtime::V8String(isolate, result)).ToLocal(&value)) {
+    info.GetReturnValue().Set(value);
+  }
+}
+
+}  // namespace
+
+void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunction> functions) {
+  // The functions live as long as the process (modules are process-wide).
+  auto* table = new std::map<std::string, JsonFunction>(std::move(functions));
+  DefineModule(name, [table](v8::Local<v8::Context> context) {
+    v8::Isolate* isolate = context->GetIsolate();
+    v8::Local<v8::Object> exports = v8::Object::New(isolate);
+    for (auto& [function_name, function] : *table) {
+      runtime::SetMethod(context, exports, function_name, CallJsonFunction,
+                         v8::External::New(isolate, &function));
+    }
+    return exports;
+  });
+}
+
+struct Runtime::Impl {
+  std::unique_ptr<runtime::Runtime> runtime;
+};
+
+Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Runtime::~Runtime() = default;
+
+std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
+                                         std::string* error) {
+  runtime::RuntimeOptions runtime_options;
+  runtime_options.args = options.args;
+  if (options.keep_running_after_errors) {
+    runtime_options.uncaught_errors = runtime::UncaughtErrorPolicy::kWarn;
+    runtime_options.unhandled_rejections = runtime::RejectionPolicy::kWarn;
+  }
+  base::Result<std::unique_ptr<runtime::Runtime>> created =
+      runtime::Runtime::Create(looper, std::move(runtime_options));
+  if (!created.ok()) {
+    if (error != nullptr) *error = created.error().message;
+    return nullptr;
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->runtime = std::move(created).value();
+  return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
+}
+
+bool Runtime::RunModule(const std::string& path) {
+  return impl_->runtime->StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(path)),
+                                         std::nullopt);
+}
+
+bool Runtime::EvaluateModule(const std::string& code, const std::string& name) {
+  return impl_->runtime->StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(name)), code);
+}
+
+int Runtime::exit_code() {
+  impl_->runtime->CheckUnsettledMain();
+  return impl_->runtime->exit_code();
+}
+
+bool Runtime::stopped() const { return impl_->runtime->stopping(); }
+
+v8::Isolate* Runtime::isolate() const { return impl_->runtime->isolate(); }
+
+v8::Local<v8::Context> Runtime::context() const { return impl_->runtime->context(); }
+
+}  // namespace hostloop
