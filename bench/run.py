@@ -152,11 +152,14 @@ ROWS = [
             Metric("ms", "timer order x200k: total", "ms"),
         ],
     ),
-    # C++ loop benchmarks (hostloop only; the peer columns show "-").
+    # C++ loop benchmarks (hostloop only; the peer columns show "-"). All selected gbench rows
+    # share one loop_bench run; timeout_s is for that whole run (~30 s for every row).
+    # Cross-thread rows are wall time; the same-thread rows are the benchmark thread's CPU
+    # time (see the top of bench/loop_bench.cc).
     Row(
         "cross_thread_round_trip",
         "gbench",
-        timeout_s=300,  # the whole loop_bench run
+        timeout_s=300,
         metrics=[
             Metric(
                 "BM_CrossThreadRoundTrip",
@@ -164,7 +167,60 @@ ROWS = [
                 "ns",
                 at_most(1.1, "BM_EventfdPingPongFloor"),
             ),
+            Metric(
+                "BM_CrossThreadRoundTripInternal",
+                "loop: cross-thread PostInternal round trip",
+                "ns",
+                at_most(1.1, "BM_EventfdPingPongFloor"),
+            ),
             Metric("BM_EventfdPingPongFloor", "loop: eventfd ping-pong floor", "ns"),
+        ],
+    ),
+    Row(
+        # The same three, as CPU time of both threads per round trip (counter cpu_ns): less
+        # sensitive than wall time to scheduling. For information.
+        "cross_thread_cpu",
+        "gbench",
+        timeout_s=300,
+        metrics=[
+            Metric("BM_CrossThreadRoundTrip", "loop: cross-thread post, CPU", "ns", counter="cpu_ns"),
+            Metric("BM_CrossThreadRoundTripInternal", "loop: cross-thread PostInternal, CPU", "ns",
+                   counter="cpu_ns"),
+            Metric("BM_EventfdPingPongFloor", "loop: eventfd ping-pong floor, CPU", "ns",
+                   counter="cpu_ns"),
+        ],
+    ),
+    Row(
+        "same_thread_post_run",
+        "gbench",
+        timeout_s=300,
+        metrics=[
+            Metric("BM_SameThreadPostAndRun", "loop: Post x1000 + RunUntilIdle, per entry", "ns",
+                   at_most(50), field="cpu_time"),
+        ],
+    ),
+    Row(
+        "internal_lane_drain",
+        "gbench",
+        timeout_s=300,
+        metrics=[
+            Metric("BM_InternalLaneDrain", "loop: internal lane drain (10k entries)", "entries/s",
+                   at_least(10e6), counter="entries_per_s"),
+        ],
+    ),
+    Row(
+        "timers_1m_pending",
+        "gbench",
+        timeout_s=300,
+        metrics=[
+            Metric("BM_TimerScheduleWith1MPending", "loop: TimerQueue schedule, 1M pending", "ns",
+                   at_most(60)),
+            Metric("BM_TimerCancelWith1MPending", "loop: TimerQueue cancel random, 1M pending", "ns",
+                   at_most(30)),
+            Metric("BM_LooperScheduleWith1MPending", "loop: Looper::Schedule, 1M pending", "ns",
+                   at_most(60)),
+            Metric("BM_LooperCancelWith1MPending", "loop: Looper::Cancel random, 1M pending", "ns",
+                   at_most(30)),
         ],
     ),
 ]
