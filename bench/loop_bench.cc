@@ -47,8 +47,8 @@
 //          keeps both threads on one CPU, 50-250 us after it splits them.
 //
 // The whole binary with --benchmark_repetitions=5
-// --benchmark_report_aggregates_only=true takes ~30 s on the dev VM (see the
-// default --benchmark_min_time in main()).
+// --benchmark_report_aggregates_only=true takes ~40 s on the dev VM at load
+// average 5 (see the default --benchmark_min_time in main()).
 #include <benchmark/benchmark.h>
 #include <pthread.h>
 #include <sched.h>
@@ -614,11 +614,12 @@ BENCHMARK(BM_LooperCancelWith1MPending)->UseManualTime();
 
 int main(int argc, char** argv) {
   // Our own flag, removed before Google Benchmark sees the arguments; and our
-  // default --benchmark_min_time (0.3 s instead of 0.5 s per run) unless one
-  // is given. Every benchmark still does thousands of timed batches or tens
-  // of thousands of round trips per run, and the manual-time ones spend
-  // 0.2-1.7x their timed time untimed, so 5 repetitions of everything take
-  // ~30 s instead of ~45 s (up to 60 s on the busy dev VM).
+  // default --benchmark_min_time (0.2 s instead of 0.5 s per run) unless one
+  // is given. Every benchmark still does 800+ timed batches or 40,000+ round
+  // trips per run. The manual-time ones also spend 0.2-1.7x their timed time
+  // untimed, and the same-thread ones stop on CPU time, which a busy machine
+  // stretches: at 0.5 s, 5 repetitions of everything took 56 s on the dev VM
+  // at load average 5.
   constexpr std::string_view kCpusFlag = "--loop_bench_cpus=";
   constexpr std::string_view kMinTimeFlag = "--benchmark_min_time";
   std::string_view cpus = "same";
@@ -633,7 +634,7 @@ int main(int argc, char** argv) {
     if (arg.substr(0, kMinTimeFlag.size()) == kMinTimeFlag) min_time_given = true;
     args.push_back(argv[i]);
   }
-  static char default_min_time[] = "--benchmark_min_time=0.3";
+  static char default_min_time[] = "--benchmark_min_time=0.2";
   if (!min_time_given) args.insert(args.begin() + 1, default_min_time);
   args.push_back(nullptr);
   argc = static_cast<int>(args.size()) - 1;
