@@ -57,6 +57,8 @@ command -v make >/dev/null || need_tools+=(make)
 command -v python3 >/dev/null || need_tools+=(python3)
 [ -f /usr/include/gtest/gtest.h ] || need_tools+=(libgtest-dev libgmock-dev)
 [ -f /usr/include/benchmark/benchmark.h ] || need_tools+=(libbenchmark-dev)
+[ -f /usr/include/editline/readline.h ] || need_tools+=(libedit-dev)
+command -v tmux >/dev/null || need_tools+=(tmux)
 [ "${#need_tools[@]}" = 0 ] || apt_install "${need_tools[@]}"
 
 # JS dependencies: js_deps/package-lock.json pins whatwg-url and esbuild,

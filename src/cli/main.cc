@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/options.h"
+#include "cli/repl.h"
 #include "loop/looper.h"
 #include "runtime/file_url.h"
 #include "runtime/realm.h"
@@ -63,10 +64,7 @@ int Main(int argc, char** argv) {
     v8host::V8Process::Shutdown();
     return runtime::kExitOk;
   }
-  if (!options.file && !options.eval) {
-    std::fputs(kUsage, stderr);
-    return runtime::kExitUsage;
-  }
+  bool repl = !options.file && !options.eval;
 
   // The embedded snapshot was made with hostloop's default V8 flags; other
   // flags can change what V8 expects of it, so they get a freshly built realm.
@@ -82,12 +80,26 @@ int Main(int argc, char** argv) {
     runtime::RuntimeOptions runtime_options;
     runtime_options.uncaught_errors = options.uncaught_errors;
     runtime_options.unhandled_rejections = options.unhandled_rejections;
+    if (repl) {
+      // In the REPL an error is reported and the session goes on.
+      runtime_options.uncaught_errors = runtime::UncaughtErrorPolicy::kWarn;
+      runtime_options.unhandled_rejections = runtime::RejectionPolicy::kWarn;
+    }
     runtime_options.args = options.args;
     base::Result<std::unique_ptr<runtime::Runtime>> created =
         runtime::Runtime::Create(looper.value().get(), std::move(runtime_options));
     if (!created.ok()) return Fail(created.error().message, runtime::kExitUncaught);
     std::unique_ptr<runtime::Runtime> runtime = std::move(created).value();
 
+    if (repl) {
+      Repl session(runtime.get(), looper.value().get());
+      if (!session.Start()) return Fail("cannot start the REPL", runtime::kExitUncaught);
+      looper.value()->Run();
+      exit_code = runtime->exit_code();
+      runtime.reset();
+      v8host::V8Process::Shutdown();
+      return exit_code;
+    }
     std::string url;
     std::optional<std::string> source;
     if (options.eval) {

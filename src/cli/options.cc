@@ -7,8 +7,10 @@ namespace hostloop::cli {
 const char kUsage[] =
     "Usage: hostloop [options] FILE [args...]\n"
     "       hostloop [options] -e CODE [args...]\n"
+    "       hostloop [options]                 (a REPL)\n"
     "\n"
-    "Runs FILE (or CODE) as an ES module on hostloop's event loop.\n"
+    "Runs FILE (or CODE) as an ES module on hostloop's event loop; with neither,\n"
+    "starts a read-eval-print loop on stdin.\n"
     "\n"
     "Options:\n"
     "  -e, --eval CODE                 evaluate CODE as a module\n"

@@ -472,7 +472,9 @@ void Runtime::Checkpoint() {
 void Runtime::Print(std::string_view text, int stream) {
   if (stream == 2) {
     FlushOutput();
+    if (output_hook_) output_hook_(true);
     WriteAll(2, text);
+    if (output_hook_) output_hook_(false);
     return;
   }
   stdout_buffer_.append(text);
@@ -481,8 +483,10 @@ void Runtime::Print(std::string_view text, int stream) {
 
 void Runtime::FlushOutput() {
   if (stdout_buffer_.empty()) return;
+  if (output_hook_) output_hook_(true);
   WriteAll(1, stdout_buffer_);
   stdout_buffer_.clear();
+  if (output_hook_) output_hook_(false);
 }
 
 }  // namespace hostloop::runtime

@@ -144,6 +144,9 @@ class Runtime {
   // anything goes to stderr, so the two streams interleave as written.
   void Print(std::string_view text, int stream);
   void FlushOutput();
+  // Called around every write of console output (`before` true, then
+  // false); the interactive REPL uses it to move its prompt out of the way.
+  void set_output_hook(base::UniqueFunction<void(bool before)> hook) { output_hook_ = std::move(hook); }
 
   v8::Isolate* isolate() const { return isolate_; }
   v8::Local<v8::Context> context() const { return context_.Get(isolate_); }
@@ -199,6 +202,7 @@ class Runtime {
   bool in_checkpoint_ = false;
   int exit_code_ = kExitOk;
   std::string stdout_buffer_;
+  base::UniqueFunction<void(bool before)> output_hook_;
   loop::TimePoint start_time_;
   double time_origin_ms_ = 0;
 };

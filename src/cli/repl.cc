@@ -1,0 +1,366 @@
+#include "cli/repl.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+// libedit's readline compatibility interface.
+#include <editline/readline.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "runtime/v8_util.h"
+
+namespace hostloop::cli {
+namespace {
+
+Repl* g_repl = nullptr;
+int g_signal_write_fd = -1;
+
+void OnSigint(int) {
+  int saved = errno;
+  char byte = 'i';
+  (void)!::write(g_signal_write_fd, &byte, 1);
+  errno = saved;
+}
+
+bool IsBlank(const std::string& text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+}  // namespace
+
+Repl::Repl(runtime::Runtime* runtime, loop::Looper* looper) : runtime_(runtime), looper_(looper) {}
+
+Repl::~Repl() {
+  if (!exited_) Exit();
+  if (g_repl == this) g_repl = nullptr;
+}
+
+bool Repl::Start() {
+  g_repl = this;
+  interactive_ = ::isatty(0) && ::isatty(1);
+
+  // Ctrl-C reaches the loop through a self-pipe: the signal handler only
+  // writes a byte.
+  int fds[2];
+  if (::pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return false;
+  signal_read_.Reset(fds[0]);
+  g_signal_write_fd = fds[1];
+  struct sigaction action {};
+  action.sa_handler = OnSigint;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  ::sigaction(SIGINT, &action, nullptr);
+  auto signal_watch = looper_->WatchFd(signal_read_.Get(), EPOLLIN, [this](uint32_t) {
+    char bytes[64];
+    while (::read(signal_read_.Get(), bytes, sizeof bytes) > 0) {
+    }
+    OnInterrupt();
+  }, loop::Liveness::kWeak);
+  if (!signal_watch.ok()) return false;
+  signal_watch_ = signal_watch.value();
+
+  if (interactive_) {
+    rl_catch_signals = 0;
+    using_history();
+    std::printf("Welcome to hostloop %s (V8 %s). Type .exit or press Ctrl+D to leave.\n",
+                HOSTLOOP_VERSION, v8::V8::GetVersion());
+    std::fflush(stdout);
+    rl_callback_handler_install("> ", OnReadlineLine);
+    at_prompt_ = true;
+    // Output from timers and other tasks while the prompt waits: clear the
+    // prompt line, write, and draw the prompt (and what was typed) again.
+    runtime_->set_output_hook([this](bool before) {
+      if (!at_prompt_ || exited_) return;
+      if (before) {
+        (void)!::write(1, "\r\x1b[K", 4);
+      } else {
+        rl_forced_update_display();
+      }
+    });
+  } else {
+    int flags = ::fcntl(0, F_GETFL);
+    if (flags >= 0) ::fcntl(0, F_SETFL, flags | O_NONBLOCK);
+  }
+  auto watch = looper_->WatchFd(0, EPOLLIN, [this](uint32_t) { OnStdinReadable(); });
+  if (!watch.ok()) {
+    std::fprintf(stderr, "hostloop: cannot watch stdin: %s\n", watch.error().message.c_str());
+    return false;
+  }
+  stdin_watch_ = watch.value();
+  return true;
+}
+
+void Repl::OnReadlineLine(char* line) {
+  Repl* repl = g_repl;
+  if (repl == nullptr) return;
+  if (line == nullptr) {  // Ctrl-D on an empty line
+    std::printf("\n");
+    repl->Exit();
+    return;
+  }
+  std::string text(line);
+  std::free(line);
+  if (!IsBlank(text)) add_history(text.c_str());
+  repl->HandleLine(std::move(text));
+  if (repl->exited_) return;
+  if (repl->busy_) {
+    // While a top-level await runs, stdin is not read (typeahead waits in
+    // the terminal); the prompt comes back with the result.
+    repl->looper_->UnwatchFd(repl->stdin_watch_);
+    repl->stdin_watch_ = 0;
+    return;
+  }
+  repl->ResumeInput();
+}
+
+// libedit leaves the terminal line-buffered after delivering a line (reading
+// the next one would then block the loop); installing the handler again
+// switches back to character-at-a-time input and draws the prompt.
+void Repl::ResumeInput() {
+  if (!interactive_ || exited_) return;
+  runtime_->FlushOutput();
+  rl_callback_handler_install(buffer_.empty() ? "> " : "... ", OnReadlineLine);
+  at_prompt_ = true;
+  if (stdin_watch_ == 0) {
+    auto watch = looper_->WatchFd(0, EPOLLIN, [this](uint32_t) { OnStdinReadable(); });
+    if (watch.ok()) stdin_watch_ = watch.value();
+  }
+}
+
+void Repl::OnStdinReadable() {
+  if (interactive_) {
+    rl_callback_read_char();
+    return;
+  }
+  char chunk[4096];
+  while (true) {
+    ssize_t n = ::read(0, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) return;
+      n = 0;  // an error ends input like EOF does
+    }
+    if (n == 0) {
+      eof_ = true;
+      if (stdin_watch_ != 0) looper_->UnwatchFd(stdin_watch_);
+      stdin_watch_ = 0;
+      if (!partial_.empty()) HandleLine(std::exchange(partial_, {}));
+      if (!busy_ && queued_.empty()) Exit();
+      return;
+    }
+    partial_.append(chunk, static_cast<std::size_t>(n));
+    std::size_t newline;
+    while ((newline = partial_.find('\n')) != std::string::npos) {
+      std::string line = partial_.substr(0, newline);
+      partial_.erase(0, newline + 1);
+      HandleLine(std::move(line));
+    }
+  }
+}
+
+void Repl::OnInterrupt() {
+  if (exited_) return;
+  if (!interactive_) {
+    Exit();
+    return;
+  }
+  bool has_input = !buffer_.empty() || rl_end > 0;
+  if (has_input) {
+    buffer_.clear();
+    rl_replace_line("", 0);
+    std::printf("\n");
+    interrupted_once_ = false;
+  } else if (interrupted_once_) {
+    std::printf("\n");
+    Exit();
+    return;
+  } else {
+    std::printf("\n(To exit, press Ctrl+C again or Ctrl+D or type .exit)\n");
+    interrupted_once_ = true;
+  }
+  std::fflush(stdout);
+  // Redraws the prompt on a fresh line.
+  rl_callback_handler_install("> ", OnReadlineLine);
+}
+
+void Repl::HandleLine(std::string line) {
+  if (exited_) return;
+  at_prompt_ = false;
+  interrupted_once_ = false;
+  if (busy_) {
+    queued_.push_back(std::move(line));
+    return;
+  }
+  if (buffer_.empty()) {
+    std::string trimmed = line;
+    trimmed.erase(0, trimmed.find_first_not_of(" \t"));
+    trimmed.erase(trimmed.find_last_not_of(" \t\r") + 1);
+    if (trimmed == ".exit") {
+      Exit();
+      return;
+    }
+    buffer_ = line;
+  } else {
+    buffer_ += "\n" + line;
+  }
+  if (!Evaluate(buffer_)) return;  // incomplete: the prompt becomes "... "
+  buffer_.clear();
+  ShowPrompt();
+}
+
+void Repl::ProcessQueuedLines() {
+  while (!busy_ && !exited_ && !queued_.empty()) {
+    std::string line = std::move(queued_.front());
+    queued_.pop_front();
+    HandleLine(std::move(line));
+  }
+  if (eof_ && !busy_ && queued_.empty() && !exited_) Exit();
+}
+
+void Repl::ShowPrompt() { runtime_->FlushOutput(); }
+
+bool Repl::Evaluate(const std::string& source) {
+  if (IsBlank(source)) return true;
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Context> context = runtime_->context();
+  ++input_count_;
+  v8::ScriptOrigin origin(isolate, runtime::V8String(isolate, "REPL" + std::to_string(input_count_)));
+  v8::Local<v8::Script> script;
+  {
+    v8::TryCatch try_catch(isolate);
+    if (!v8::Script::Compile(context, runtime::V8String(isolate, source), &origin).ToLocal(&script)) {
+      if (try_catch.HasTerminated()) return true;
+      v8::Local<v8::Message> message = try_catch.Message();
+      std::string text = message.IsEmpty() ? "" : runtime::StdString(isolate, message->Get());
+      std::size_t end = source.find_last_not_of(" \t\r\n") + 1;
+      bool at_end = !message.IsEmpty() && static_cast<std::size_t>(message->GetStartPosition()) >= end;
+      if (text.find("Unexpected end of input") != std::string::npos ||
+          text.find("Unterminated template") != std::string::npos || at_end) {
+        --input_count_;
+        return false;  // incomplete: wait for more lines
+      }
+      if (source.find("await") != std::string::npos && EvaluateAsync(source)) return true;
+      PrintException(try_catch.Exception(), message);
+      return true;
+    }
+  }
+  v8::TryCatch try_catch(isolate);
+  v8::Local<v8::Value> result;
+  if (!script->Run(context).ToLocal(&result)) {
+    if (!try_catch.HasTerminated()) PrintException(try_catch.Exception(), try_catch.Message());
+    return true;
+  }
+  PrintValue(result);
+  return true;
+}
+
+// Top-level await: the input runs inside an async function. An expression
+// keeps its value; `const|let|var NAME = ...` at the start of a line becomes a
+// global (var NAME outside, NAME = ... inside) so later inputs can use it.
+bool Repl::EvaluateAsync(const std::string& source) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::Local<v8::Context> context = runtime_->context();
+  static const std::regex kDeclaration(R"((^|\n)([ \t]*)(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=)");
+  std::set<std::string> names;
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), kDeclaration);
+       it != std::sregex_iterator(); ++it) {
+    names.insert((*it)[3].str());
+  }
+  std::string statements = std::regex_replace(source, kDeclaration, "$1$2$3 =");
+  std::string hoisted;
+  for (const std::string& name : names) hoisted += "var " + name + "; ";
+  std::vector<std::string> candidates;
+  if (names.empty()) candidates.push_back("(async () => (\n" + source + "\n))()");
+  candidates.push_back(hoisted + "(async () => {\n" + statements + "\n})()");
+  for (const std::string& candidate : candidates) {
+    v8::TryCatch try_catch(isolate);
+    v8::ScriptOrigin origin(isolate,
+                            runtime::V8String(isolate, "REPL" + std::to_string(input_count_)));
+    v8::Local<v8::Script> script;
+    if (!v8::Script::Compile(context, runtime::V8String(isolate, candidate), &origin).ToLocal(&script)) {
+      continue;
+    }
+    v8::Local<v8::Value> result;
+    if (!script->Run(context).ToLocal(&result)) {
+      if (!try_catch.HasTerminated()) PrintException(try_catch.Exception(), try_catch.Message());
+      return true;
+    }
+    if (!result->IsPromise()) {
+      PrintValue(result);
+      return true;
+    }
+    busy_ = true;
+    v8::Local<v8::External> self = v8::External::New(isolate, this);
+    auto fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+      static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(true, info[0]);
+    };
+    auto rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+      static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(false, info[0]);
+    };
+    v8::Local<v8::Function> on_fulfilled;
+    v8::Local<v8::Function> on_rejected;
+    v8::Local<v8::Promise> chained;
+    if (!v8::Function::New(context, fulfilled, self).ToLocal(&on_fulfilled) ||
+        !v8::Function::New(context, rejected, self).ToLocal(&on_rejected) ||
+        !result.As<v8::Promise>()->Then(context, on_fulfilled, on_rejected).ToLocal(&chained)) {
+      busy_ = false;
+    }
+    return true;
+  }
+  return false;
+}
+
+void Repl::OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value) {
+  busy_ = false;
+  if (exited_) return;
+  if (fulfilled) {
+    PrintValue(value);
+  } else {
+    PrintException(value, v8::Exception::CreateMessage(runtime_->isolate(), value));
+  }
+  ShowPrompt();
+  ResumeInput();
+  ProcessQueuedLines();
+}
+
+void Repl::PrintValue(v8::Local<v8::Value> value) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::Local<v8::Function> inspect;
+  v8::Local<v8::Value> text;
+  v8::TryCatch try_catch(isolate);
+  v8::Local<v8::Value> argv[] = {value};
+  if (runtime_->InternalFunction("inspect").ToLocal(&inspect) &&
+      inspect->Call(runtime_->context(), v8::Undefined(isolate), 1, argv).ToLocal(&text)) {
+    runtime_->Print(runtime::StdString(isolate, text) + "\n", 1);
+  }
+  runtime_->FlushOutput();
+}
+
+void Repl::PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
+  runtime_->PrintError(exception, message, "Uncaught");
+}
+
+void Repl::Exit() {
+  if (exited_) return;
+  exited_ = true;
+  at_prompt_ = false;
+  runtime_->set_output_hook(nullptr);
+  runtime_->FlushOutput();
+  if (stdin_watch_ != 0) looper_->UnwatchFd(stdin_watch_);
+  if (signal_watch_ != 0) looper_->UnwatchFd(signal_watch_);
+  stdin_watch_ = signal_watch_ = 0;
+  if (interactive_) rl_callback_handler_remove();
+  ::signal(SIGINT, SIG_DFL);
+  // Like node's REPL: leaving it ends the program, pending timers included.
+  looper_->Quit();
+}
+
+}  // namespace hostloop::cli

@@ -1,0 +1,71 @@
+// The REPL: `hostloop` with no file. stdin is a watched fd on the loop, never
+// a blocking read, so timers, workers and promises keep running while it
+// waits for input. On a terminal, libedit provides line editing and history
+// (BSD-licensed, in Debian's base system as libedit2, and its readline
+// callback API reads one character per readable event, which is what an
+// event loop needs); piped input is read line by line, so it is scriptable.
+//
+// Each input is evaluated as a classic script in the global scope; an input
+// that ends early ("function f() {") continues on the next line; an input
+// using top-level `await` is run in an async wrapper (declarations it makes
+// become globals) and the REPL waits for it before the next input. Results
+// print like console.log; errors print as "Uncaught ..." and the REPL goes on.
+// `.exit` and Ctrl-D exit; Ctrl-C clears the current input, and a second
+// Ctrl-C on an empty line exits, as in node.
+#pragma once
+
+#include <v8.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "base/unique_fd.h"
+#include "loop/looper.h"
+#include "runtime/runtime.h"
+
+namespace hostloop::cli {
+
+class Repl {
+ public:
+  Repl(runtime::Runtime* runtime, loop::Looper* looper);
+  ~Repl();
+
+  // Starts reading stdin; the loop does the rest.
+  bool Start();
+  bool interactive() const { return interactive_; }
+
+ private:
+  static void OnReadlineLine(char* line);
+  void OnStdinReadable();
+  void OnInterrupt();
+  void HandleLine(std::string line);
+  void ProcessQueuedLines();
+  // Returns false when the input is incomplete (needs more lines).
+  bool Evaluate(const std::string& source);
+  bool EvaluateAsync(const std::string& source);
+  void OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value);
+  void PrintValue(v8::Local<v8::Value> value);
+  void PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
+  void ShowPrompt();
+  void ResumeInput();
+  void Exit();
+
+  runtime::Runtime* const runtime_;
+  loop::Looper* const looper_;
+  bool interactive_ = false;
+  loop::Looper::WatchId stdin_watch_ = 0;
+  loop::Looper::WatchId signal_watch_ = 0;
+  base::UniqueFd signal_read_;
+  std::string partial_;        // bytes of an unfinished line (piped input)
+  std::string buffer_;         // an incomplete input, lines so far
+  std::deque<std::string> queued_;  // lines waiting while an await runs
+  bool busy_ = false;          // a top-level await is pending
+  bool eof_ = false;
+  bool interrupted_once_ = false;
+  int input_count_ = 0;
+  bool exited_ = false;
+  bool at_prompt_ = false;  // the prompt is on screen, waiting for input
+};
+
+}  // namespace hostloop::cli
