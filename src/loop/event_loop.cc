@@ -325,6 +325,8 @@ void EventLoop::OnEntryRan() {
 }
 
 void EventLoop::Unref() {
+  // Shutdown released every reference already.
+  if (shut_down_) return;
   CHECK(refs_ > 0);
   --refs_;
 }

@@ -271,9 +271,12 @@ void StructuredClone(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }  // namespace
 
 MessagePortHandle::MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core)
-    : runtime_(runtime), core_(std::move(core)) {}
+    : runtime_(runtime), core_(std::move(core)) {
+  runtime_->port_handles().insert(this);
+}
 
 MessagePortHandle::~MessagePortHandle() {
+  runtime_->port_handles().erase(this);
   if (holds_runtime_) runtime_->event_loop().Unref();
   if (core_) {
     core_->Detach();
@@ -324,7 +327,10 @@ MessagePortHandle* MessagePortHandle::FromObject(v8::Isolate* isolate, v8::Local
 }
 
 void MessagePortHandle::OnCollected(const v8::WeakCallbackInfo<MessagePortHandle>& info) {
-  MessagePortHandle* handle = info.GetParameter();
+  Destroy(info.GetParameter());
+}
+
+void MessagePortHandle::Destroy(MessagePortHandle* handle) {
   handle->wrapper_.Reset();
   delete handle;
 }

@@ -112,6 +112,10 @@ class MessagePortHandle final : public PortReceiver {
   static std::span<const HostFunction> Functions();
   static v8::FunctionCallback ConstructorCallback();
 
+  // Frees the handle (its JS object was collected, or the runtime is going
+  // away).
+  static void Destroy(MessagePortHandle* handle);
+
   // Transfers the port away: the JS object is left disentangled and inert.
   std::shared_ptr<PortCore> Disentangle();
   const std::shared_ptr<PortCore>& core() const { return core_; }

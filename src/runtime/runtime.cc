@@ -141,6 +141,8 @@ Runtime::~Runtime() {
     event_loop_->Shutdown();
   }
   FlushOutput();
+  // Ports whose JS objects were never collected.
+  while (!port_handles_.empty()) MessagePortHandle::Destroy(*port_handles_.begin());
   timers_.reset();
   modules_.reset();
   rejections_.reset();

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "base/result.h"
@@ -22,6 +23,7 @@
 
 namespace hostloop::runtime {
 
+class MessagePortHandle;
 class ModuleLoader;
 class PendingPromises;
 class RejectionTracker;
@@ -165,6 +167,9 @@ class Runtime {
   // a port (script may not: "Illegal constructor").
   v8::Global<v8::FunctionTemplate>& message_port_template() { return message_port_template_; }
   bool& constructing_port() { return constructing_port_; }
+  // Live MessagePort handles: deleted at shutdown, since V8 runs no weak
+  // callbacks when an isolate is disposed.
+  std::unordered_set<MessagePortHandle*>& port_handles() { return port_handles_; }
   // Milliseconds since the runtime started (performance.now()).
   double NowMs() const;
   double time_origin_ms() const { return time_origin_ms_; }
@@ -188,6 +193,7 @@ class Runtime {
   v8::Global<v8::Object> internals_;
   v8::Global<v8::FunctionTemplate> message_port_template_;
   bool constructing_port_ = false;
+  std::unordered_set<MessagePortHandle*> port_handles_;
   std::unique_ptr<ModuleLoader> modules_;
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<RejectionTracker> rejections_;
