@@ -90,11 +90,25 @@ bool Repl::Start() {
   }
   auto watch = looper_->WatchFd(0, EPOLLIN, [this](uint32_t) { OnStdinReadable(); });
   if (!watch.ok()) {
-    std::fprintf(stderr, "hostloop: cannot watch stdin: %s\n", watch.error().message.c_str());
-    return false;
+    if (watch.error().code != EPERM) {
+      std::fprintf(stderr, "hostloop: cannot watch stdin: %s\n", watch.error().message.c_str());
+      return false;
+    }
+    // A regular file (or /dev/null) cannot be polled: it is always readable
+    // and never blocks, so it is read a chunk per loop entry instead.
+    ReadRegularStdin();
+    return true;
   }
   stdin_watch_ = watch.value();
   return true;
+}
+
+void Repl::ReadRegularStdin() {
+  looper_->Post([this] {
+    if (exited_) return;
+    OnStdinReadable();
+    if (!eof_) ReadRegularStdin();
+  });
 }
 
 void Repl::OnReadlineLine(char* line) {

@@ -38,6 +38,7 @@ class Repl {
  private:
   static void OnReadlineLine(char* line);
   void OnStdinReadable();
+  void ReadRegularStdin();
   void OnInterrupt();
   void HandleLine(std::string line);
   void ProcessQueuedLines();

@@ -264,8 +264,11 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
     }
   }
   CHECK_MSG(IsHomeThread(), "ordered posts come from the home thread once bound");
-  TimePoint due = delay > Duration::zero() ? looper_->Now() + delay : looper_->Now();
-  looper_->Schedule(due, std::move(task), TimerQueue::Meta{owner_id_, true, 0});
+  if (delay > Duration::zero()) {
+    looper_->Schedule(looper_->Now() + delay, std::move(task), TimerQueue::Meta{owner_id_, true, 0});
+  } else {
+    looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0});
+  }
   return true;
 }
 

@@ -95,6 +95,7 @@ Looper::~Looper() {
   // Queued tasks are destroyed unrun; their destructors may post (refused).
   inbox.clear();
   while (!queue_.empty()) queue_.PopTop();
+  due_now_.clear();
   watches_.clear();
   tls_current_looper = nullptr;
 }
@@ -112,9 +113,19 @@ TimePoint Looper::Now() {
 
 bool Looper::PostDelayed(Task task, Duration delay) {
   if (!IsHomeThread()) return remote_->Post(std::move(task), delay);
-  TimePoint due = delay > Duration::zero() ? Now() + delay : pass_now_;
-  Schedule(due, std::move(task));
+  if (delay <= Duration::zero()) {
+    PostNow(std::move(task));
+  } else {
+    Schedule(Now() + delay, std::move(task));
+  }
   return true;
+}
+
+void Looper::PostNow(Task task, TimerQueue::Meta meta) {
+  DCHECK(IsHomeThread());
+  uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
+  if (meta.keeps_alive) ++due_now_keep_alive_;
+  due_now_.push_back(DueNowEntry{pass_now_, sequence, meta, std::move(task)});
 }
 
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
@@ -133,6 +144,16 @@ void Looper::RemoveOwnedBy(uint32_t owner) {
   DCHECK(IsHomeThread());
   std::vector<Task> dropped;
   queue_.RemoveOwnedBy(owner, &dropped);
+  std::deque<DueNowEntry> kept;
+  for (DueNowEntry& entry : due_now_) {
+    if (entry.meta.owner == owner) {
+      if (entry.meta.keeps_alive) --due_now_keep_alive_;
+      dropped.push_back(std::move(entry.task));
+    } else {
+      kept.push_back(std::move(entry));
+    }
+  }
+  due_now_.swap(kept);
   // `dropped` is destroyed here, after the queue is consistent again.
 }
 
@@ -224,8 +245,8 @@ void Looper::Unref() {
 
 bool Looper::KeepsAlive() {
   DCHECK(IsHomeThread());
-  if (refs_ > 0 || queue_.keep_alive_count() > 0 || keep_alive_watches_ > 0 ||
-      keep_alive_consumers_ > 0) {
+  if (refs_ > 0 || queue_.keep_alive_count() > 0 || due_now_keep_alive_ > 0 ||
+      keep_alive_watches_ > 0 || keep_alive_consumers_ > 0) {
     return true;
   }
   if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return true;
@@ -335,23 +356,42 @@ bool Looper::RunPass(PassMode mode) {
 
 void Looper::TakeInbox() {
   if (!remote_->inbox_nonempty_.load(std::memory_order_acquire)) return;
-  std::vector<LooperRemote::InboxEntry> inbox;
+  // Swapped with a spare whose capacity is kept, so remote posts do not
+  // allocate once the inbox has grown.
   {
     base::MutexLock lock(remote_->mutex_);
-    inbox.swap(remote_->inbox_);
+    inbox_spare_.swap(remote_->inbox_);
     remote_->inbox_nonempty_.store(false, std::memory_order_relaxed);
   }
-  for (LooperRemote::InboxEntry& entry : inbox) {
+  for (LooperRemote::InboxEntry& entry : inbox_spare_) {
     queue_.Add(entry.due, entry.sequence, std::move(entry.task));
   }
+  inbox_spare_.clear();
 }
 
 void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
   std::size_t ran = 0;
   TimePoint budget_end = now + kOrderedBudget.max_time;
-  while (!queue_.empty() && queue_.TopDue() <= now && queue_.TopSequence() < snapshot) {
-    if (trace_lag_) RecordLag(Now() - queue_.TopDue());
-    Task task = queue_.PopTop();
+  while (true) {
+    // The earliest of the two sorted sources, by (due, sequence).
+    bool fifo_due = !due_now_.empty() && due_now_.front().due <= now &&
+                    due_now_.front().sequence < snapshot;
+    bool heap_due = !queue_.empty() && queue_.TopDue() <= now && queue_.TopSequence() < snapshot;
+    if (!fifo_due && !heap_due) return;
+    bool from_fifo = fifo_due && (!heap_due || due_now_.front().due < queue_.TopDue() ||
+                                  (due_now_.front().due == queue_.TopDue() &&
+                                   due_now_.front().sequence < queue_.TopSequence()));
+    Task task;
+    if (from_fifo) {
+      DueNowEntry& entry = due_now_.front();
+      if (trace_lag_) RecordLag(Now() - entry.due);
+      if (entry.meta.keeps_alive) --due_now_keep_alive_;
+      task = std::move(entry.task);
+      due_now_.pop_front();
+    } else {
+      if (trace_lag_) RecordLag(Now() - queue_.TopDue());
+      task = queue_.PopTop();
+    }
     RunGuarded(
         [&task] {
           task();
@@ -423,6 +463,9 @@ void Looper::RunConsumers() {
 std::optional<TimePoint> Looper::NextDeadline() {
   std::optional<TimePoint> deadline;
   if (!queue_.empty()) deadline = queue_.TopDue();
+  if (!due_now_.empty() && (!deadline || due_now_.front().due < *deadline)) {
+    deadline = due_now_.front().due;
+  }
   for (LoopSource* source : sources_) {
     if (source == nullptr) continue;
     TimePoint due = source->NextDue();

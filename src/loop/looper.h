@@ -33,6 +33,7 @@
 #include <sys/epoll.h>
 
 #include <atomic>
+#include <deque>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -167,6 +168,11 @@ class Looper {
   // Home thread. Schedules an entry due at `due` and returns an id for
   // Cancel(). `meta.owner` tags entries for RemoveOwnedBy().
   TimerId Schedule(TimePoint due, Task task, TimerQueue::Meta meta = {});
+  // Home thread. An entry due now that cannot be cancelled (an application
+  // message, a MessagePort delivery, a scheduler token). Same ordering as
+  // Schedule(); it waits in a FIFO instead of the heap, which is what makes
+  // post+run cheap.
+  void PostNow(Task task, TimerQueue::Meta meta = {});
   // Home thread. Removes a pending entry; its task is destroyed unrun.
   // Returns false for unknown, finished or already cancelled ids.
   bool Cancel(TimerId id);
@@ -285,6 +291,17 @@ class Looper {
 
   // Home-thread state.
   TimerQueue queue_;
+  // Due-now entries posted on the home thread: (due, sequence) only grows
+  // along it, so it merges with queue_ in order.
+  struct DueNowEntry {
+    TimePoint due;
+    uint64_t sequence;
+    TimerQueue::Meta meta;
+    Task task;
+  };
+  std::deque<DueNowEntry> due_now_;
+  std::vector<LooperRemote::InboxEntry> inbox_spare_;
+  std::size_t due_now_keep_alive_ = 0;
   TimePoint pass_now_{};
   std::unordered_map<WatchId, std::shared_ptr<Watch>> watches_;
   WatchId next_watch_id_ = 1;

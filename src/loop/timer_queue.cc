@@ -38,14 +38,61 @@ const TimerQueue::Slot* TimerQueue::Find(Id id) const {
 bool TimerQueue::Contains(Id id) const { return Find(id) != nullptr; }
 
 Task TimerQueue::Cancel(Id id) {
-  const Slot* slot = Find(id);
-  if (slot == nullptr) return Task();
-  return RemoveAt(slot->heap_index);
+  const Slot* found = Find(id);
+  if (found == nullptr) return Task();
+  Slot& slot = slots_[static_cast<std::size_t>(found - slots_.data())];
+  Task task = std::move(slot.task);
+  if (slot.meta.keeps_alive) --keep_alive_count_;
+  slot.live = false;
+  slot.cancelled = true;
+  ++slot.generation;  // the id is dead from now on
+  ++cancelled_;
+  if (slot.heap_index == 0) PruneTop();
+  MaybeCompact();
+  return task;
 }
 
 Task TimerQueue::PopTop() {
   CHECK(!heap_.empty());
-  return RemoveAt(0);
+  Task task = RemoveAt(0);
+  PruneTop();
+  return task;
+}
+
+void TimerQueue::FreeSlot(uint32_t slot_index) {
+  Slot& slot = slots_[slot_index];
+  slot.live = false;
+  slot.cancelled = false;
+  free_slots_.push_back(slot_index);
+}
+
+void TimerQueue::PruneTop() {
+  while (!heap_.empty() && slots_[heap_.front().slot].cancelled) {
+    uint32_t slot_index = heap_.front().slot;
+    --cancelled_;
+    Node last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) SiftDown(0, last);
+    FreeSlot(slot_index);
+  }
+}
+
+void TimerQueue::MaybeCompact() {
+  if (cancelled_ < 64 || cancelled_ * 2 < heap_.size()) return;
+  std::size_t kept = 0;
+  for (const Node& node : heap_) {
+    if (slots_[node.slot].cancelled) {
+      FreeSlot(node.slot);
+    } else {
+      heap_[kept++] = node;
+    }
+  }
+  heap_.resize(kept);
+  cancelled_ = 0;
+  for (std::size_t i = 0; i < heap_.size(); ++i) slots_[heap_[i].slot].heap_index = static_cast<uint32_t>(i);
+  for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
+    if (i < heap_.size()) SiftDown(i, heap_[i]);
+  }
 }
 
 void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
@@ -53,16 +100,20 @@ void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
   kept.reserve(heap_.size());
   for (const Node& node : heap_) {
     Slot& slot = slots_[node.slot];
+    if (slot.cancelled) {
+      FreeSlot(node.slot);  // reclaimed on the way
+      continue;
+    }
     if (slot.meta.owner != owner) {
       kept.push_back(node);
       continue;
     }
     out->push_back(std::move(slot.task));
     if (slot.meta.keeps_alive) --keep_alive_count_;
-    slot.live = false;
     ++slot.generation;
-    free_slots_.push_back(node.slot);
+    FreeSlot(node.slot);
   }
+  cancelled_ = 0;
   // Rebuild the heap bottom-up: O(n).
   heap_ = std::move(kept);
   for (std::size_t i = 0; i < heap_.size(); ++i) slots_[heap_[i].slot].heap_index = i;
@@ -104,12 +155,12 @@ void TimerQueue::SiftDown(std::size_t index, Node node) {
 }
 
 Task TimerQueue::RemoveAt(std::size_t index) {
-  Slot& slot = slots_[heap_[index].slot];
+  uint32_t slot_index = heap_[index].slot;
+  Slot& slot = slots_[slot_index];
   Task task = std::move(slot.task);
   if (slot.meta.keeps_alive) --keep_alive_count_;
-  slot.live = false;
   ++slot.generation;
-  free_slots_.push_back(heap_[index].slot);
+  FreeSlot(slot_index);
 
   Node last = heap_.back();
   heap_.pop_back();

@@ -3,10 +3,13 @@
 // entries (V8's delayed tasks).
 //
 // Entries are ordered by (due, sequence): the earliest deadline first, and
-// among equal deadlines the one posted first. Insert and cancel-by-id are
-// O(log n) (a 4-ary min-heap with each entry's heap position recorded, so a
-// cancelled entry leaves the heap at once: no tombstones, and a cleared timer
-// never causes a wakeup). Ids are never reused.
+// among equal deadlines the one posted first. Insert is O(log n) (a 4-ary
+// min-heap); cancel-by-id is O(1) amortized: the task is destroyed and the
+// entry stops counting at once, while its heap node is reclaimed when it
+// reaches the top or when cancelled nodes outnumber live ones (one O(n)
+// rebuild). The earliest node is always live, so TopDue() is exact and a
+// cleared timer never causes a wakeup. (Removing the node eagerly cost ~10
+// cache misses per cancel with 1M pending.) Ids are never reused.
 //
 // Not thread-safe: the owner serializes access (home thread or its mutex).
 #pragma once
@@ -55,7 +58,8 @@ class TimerQueue {
   bool Contains(Id id) const;
 
   bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
+  // Pending (not cancelled) entries.
+  std::size_t size() const { return heap_.size() - cancelled_; }
   // Pending entries with Meta::keeps_alive.
   std::size_t keep_alive_count() const { return keep_alive_count_; }
 
@@ -81,7 +85,8 @@ class TimerQueue {
     Task task;
     uint32_t heap_index = 0;
     uint32_t generation = 0;
-    bool live = false;
+    bool live = false;       // pending
+    bool cancelled = false;  // cancelled, its node still in the heap
     Meta meta;
   };
   static constexpr std::size_t kArity = 4;
@@ -100,11 +105,17 @@ class TimerQueue {
   void SiftDown(std::size_t index, Node node);
   // Removes heap_[index], returning its slot's task, and frees the slot.
   Task RemoveAt(std::size_t index);
+  // Reclaims cancelled nodes at the top, so the top is always live.
+  void PruneTop();
+  // Rebuilds the heap without cancelled nodes once they are the majority.
+  void MaybeCompact();
+  void FreeSlot(uint32_t slot_index);
 
   std::vector<Node> heap_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
   std::size_t keep_alive_count_ = 0;
+  std::size_t cancelled_ = 0;  // nodes in heap_ whose slot was cancelled
 };
 
 }  // namespace hostloop::loop
