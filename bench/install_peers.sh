@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs Deno and Bun into bench/peers/ (git-ignored) for side-by-side runs
-# in bench/run.py. Node is expected on PATH already.
+# in bench/run.py, and strace (with apt-get, when run as root) for the
+# idle_cost row. Node is expected on PATH already.
 #
 # Both come from the npm registry as prebuilt per-platform packages; the
 # binaries are inside them:
@@ -24,6 +25,23 @@ bun_baseline_bin="$mods/@oven/bun-linux-x64-baseline/bin/bun"
 note() { echo "install_peers: $*" >&2; }
 
 runs() { [ -x "$1" ] && "$1" --version >/dev/null 2>&1; }
+
+# strace: run.py's idle_cost row counts kernel waits with it. Installed with apt-get when
+# this runs as root on a Debian/Ubuntu machine; otherwise a note (the row then shows
+# "skip" for the waits).
+if command -v strace >/dev/null 2>&1; then
+  :
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  note "apt-get install strace"
+  apt_to=()
+  command -v timeout >/dev/null 2>&1 && apt_to=(timeout 300)
+  export DEBIAN_FRONTEND=noninteractive
+  "${apt_to[@]}" apt-get install -y -q strace >&2 ||
+    { "${apt_to[@]}" apt-get update -q >&2 && "${apt_to[@]}" apt-get install -y -q strace >&2; } ||
+    note "could not install strace; idle_cost will not count kernel waits"
+else
+  note "strace not found (install it, e.g. apt-get install strace, for idle_cost's kernel waits)"
+fi
 
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
   note "only linux x86-64 packages are wired up here ($(uname -s)-$(uname -m)); skipping"

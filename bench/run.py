@@ -117,6 +117,12 @@ class Row:
     script: Optional[str] = None  # file under bench/js (startup, js)
     runs: Optional[int] = None  # default repetitions for this row (else --runs / 5)
     timeout_s: float = 120.0  # per process
+    # js rows: run every process pinned to one CPU (the first one this process may use, as
+    # loop_bench pins its cross-thread benchmarks by default), e.g. for rows compared with
+    # BM_EventfdPingPongFloor.
+    pin_cpu: bool = False
+    # idle rows: the script whose costs are subtracted (run with the same runtime, same round).
+    baseline: Optional[str] = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,6 +156,75 @@ ROWS = [
         metrics=[
             Metric("violations", "timer order x200k: violations", "count", exactly(0)),
             Metric("ms", "timer order x200k: total", "ms"),
+        ],
+    ),
+    Row(
+        "macrotask_messagechannel",
+        "js",
+        script="macrotask_messagechannel.mjs",
+        metrics=[
+            Metric("ns_per_task", "MessageChannel task chain x200k", "ns/task",
+                   at_most(0.5, "node")),
+        ],
+    ),
+    Row(
+        # Only hostloop has scheduler.postTask (node 20, deno and bun print skip), so the
+        # target is absolute: half of the 637 ns node took per MessageChannel task on the dev
+        # machine at a quiet moment (compare with macrotask_messagechannel's node column).
+        "macrotask_posttask",
+        "js",
+        script="macrotask_posttask.mjs",
+        metrics=[
+            Metric("ns_per_task", "scheduler.postTask chain x200k", "ns/task", at_most(318.5)),
+        ],
+    ),
+    Row(
+        # Two processes per round and runtime, overlapped (see run_idle); ~2.6 s per runtime.
+        "idle_cost",
+        "idle",
+        script="idle_2s.mjs",
+        baseline="empty.mjs",
+        timeout_s=30,
+        metrics=[
+            Metric("cpu_ms", "idle 2 s on one timer: CPU beyond empty", "ms", at_most(10)),
+            Metric("waits", "idle 2 s on one timer: kernel waits beyond empty", "count",
+                   at_most(2)),
+        ],
+    ),
+    Row(
+        # Pinned to one CPU, like the floor it is compared with (loop_bench --loop_bench_cpus=same).
+        "worker_pingpong",
+        "js",
+        script="worker_pingpong.mjs",
+        pin_cpu=True,
+        timeout_s=60,
+        metrics=[
+            Metric("us_per_round_trip", "worker postMessage round trip x20k", "us",
+                   at_most(1.1, "BM_EventfdPingPongFloor")),
+        ],
+    ),
+    Row(
+        "waitasync_pingpong",
+        "js",
+        script="waitasync_pingpong.mjs",
+        pin_cpu=True,
+        timeout_s=60,
+        metrics=[
+            Metric("us_per_round_trip", "Atomics.waitAsync/wait round trip x20k", "us",
+                   at_most(0.6, "BM_EventfdPingPongFloor")),
+        ],
+    ),
+    Row(
+        "worker_flood",
+        "js",
+        script="worker_flood.mjs",
+        timeout_s=60,
+        metrics=[
+            Metric("msgs_per_s", "worker flood x200k: delivery rate", "msg/s",
+                   at_least(2.8, "node")),
+            Metric("worst_gap_ms", "worker flood: worst 1 ms-interval gap beyond period", "ms",
+                   at_most(2)),
+            Metric("period_ms", "worker flood: interval period before the flood", "ms"),
         ],
     ),
     # C++ loop benchmarks (hostloop only; the peer columns show "-"). All selected gbench rows
@@ -225,7 +300,7 @@ ROWS = [
     ),
 ]
 
-KIND_DEFAULT_RUNS = {"startup": 20, "js": 5, "gbench": 5}
+KIND_DEFAULT_RUNS = {"startup": 20, "js": 5, "gbench": 5, "idle": 5}
 QUICK_RUNS = 3
 
 # --------------------------------------------------------------------------------------------
@@ -304,6 +379,7 @@ class Proc:
     stdout: str
     stderr: str
     timed_out: bool
+    cpu_s: float = 0.0  # user + system CPU time of the child (all threads, waited-for children)
 
     @property
     def ok(self) -> bool:
@@ -326,59 +402,105 @@ CHILD_ENV.update(
 )
 
 
-def spawn(argv, timeout_s: float, cwd: str = JS_DIR) -> Proc:
-    """Runs argv with stdout/stderr into temp files; waits with os.wait4 for its rusage.
-    Wall time runs from just before posix_spawn to wait4's return."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        actions = [
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
-            (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
-        ]
+# start() may run on several threads at once (idle rows overlap their processes); chdir and
+# the thread's CPU affinity are changed around posix_spawn under this lock.
+_SPAWN_LOCK = threading.Lock()
+
+
+@dataclasses.dataclass
+class Started:
+    """A child process from start(); finish() waits for it."""
+
+    pid: int
+    t0: float
+    out: object
+    err: object
+    timer: threading.Timer
+    timed_out: threading.Event
+    error: Optional[Proc] = None  # set when it could not be started
+
+
+def start(argv, timeout_s: float, cwd: str = JS_DIR, cpus=None) -> Started:
+    """Starts argv (stdin /dev/null, stdout/stderr into temp files, its own process group) and
+    returns at once; `cpus` (a set of CPU numbers) pins it. The child is killed after
+    timeout_s."""
+    out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+        (os.POSIX_SPAWN_DUP2, err.fileno(), 2),
+    ]
+    with _SPAWN_LOCK:
         old_cwd = os.getcwd()
+        old_cpus = None
         os.chdir(cwd)  # posix_spawn has no cwd argument before Python 3.13's file actions
         try:
+            if cpus is not None:
+                # The child inherits this thread's affinity.
+                old_cpus = os.sched_getaffinity(0)
+                os.sched_setaffinity(0, cpus)
             t0 = time.perf_counter()
             pid = os.posix_spawn(argv[0], argv, CHILD_ENV, file_actions=actions, setpgroup=0)
         except OSError as e:
-            return Proc(0.0, 127 << 8, 0, "", f"cannot run {argv[0]}: {e}", False)
+            out.close()
+            err.close()
+            failed = Proc(0.0, 127 << 8, 0, "", f"cannot run {argv[0]}: {e}", False)
+            return Started(0, 0.0, None, None, None, None, error=failed)
         finally:
+            if old_cpus is not None:
+                os.sched_setaffinity(0, old_cpus)
             os.chdir(old_cwd)
-        timed_out = threading.Event()
+    timed_out = threading.Event()
 
-        def kill():
-            timed_out.set()
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-        timer = threading.Timer(timeout_s, kill)
-        timer.daemon = True
-        timer.start()
-        while True:
-            try:
-                _, status, ru = os.wait4(pid, 0)
-                break
-            except InterruptedError:
-                continue
-        t1 = time.perf_counter()
-        timer.cancel()
-        # Anything the child left in its process group goes with it.
+    def kill():
+        timed_out.set()
         try:
             os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+        except ProcessLookupError:
             pass
+
+    timer = threading.Timer(timeout_s, kill)
+    timer.daemon = True
+    timer.start()
+    return Started(pid, t0, out, err, timer, timed_out)
+
+
+def finish(st: Started) -> Proc:
+    """Waits for a started child with os.wait4 (for its rusage). Wall time runs from just
+    before posix_spawn to wait4's return."""
+    if st.error is not None:
+        return st.error
+    pid = st.pid
+    while True:
+        try:
+            _, status, ru = os.wait4(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    t1 = time.perf_counter()
+    st.timer.cancel()
+    # Anything the child left in its process group goes with it.
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    with st.out as out, st.err as err:
         out.seek(0)
         err.seek(0)
         return Proc(
-            wall_s=t1 - t0,
+            wall_s=t1 - st.t0,
             status=status,
             maxrss_kib=ru.ru_maxrss,
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),
-            timed_out=timed_out.is_set(),
+            timed_out=st.timed_out.is_set(),
+            cpu_s=ru.ru_utime + ru.ru_stime,
         )
+
+
+def spawn(argv, timeout_s: float, cwd: str = JS_DIR, cpus=None) -> Proc:
+    """Runs argv to its end: start() then finish()."""
+    return finish(start(argv, timeout_s, cwd, cpus))
 
 
 # --------------------------------------------------------------------------------------------
@@ -549,11 +671,21 @@ def parse_json_line(stdout: str):
     return None
 
 
+def pinned_cpus(row: Row):
+    """The CPU set a row's processes run on: None (not pinned), or the first CPU this process
+    may use, the one loop_bench pins its cross-thread benchmarks to by default."""
+    if not row.pin_cpu:
+        return None
+    return {min(os.sched_getaffinity(0))}
+
+
 def run_js(row: Row, rts: dict, args, notes) -> dict:
     n = runs_for(row, args)
     script = os.path.join(JS_DIR, row.script)
     live = [rt for rt in rts.values() if rt.path]
-    progress(f"{row.name}: {n} runs x {len(live)} runtimes, round-robin")
+    cpus = pinned_cpus(row)
+    progress(f"{row.name}: {n} runs x {len(live)} runtimes, round-robin"
+             + (f", pinned to cpu {min(cpus)}" if cpus else ""))
     samples = {rt.name: {m.key: [] for m in row.metrics} for rt in live}
     failed = {}
     skipped = {}
@@ -561,7 +693,7 @@ def run_js(row: Row, rts: dict, args, notes) -> dict:
         for rt in rotated(live, i):
             if rt.name in failed or rt.name in skipped:
                 continue
-            p = spawn(rt.argv(script), row.timeout_s)
+            p = spawn(rt.argv(script), row.timeout_s, cpus=cpus)
             obj = parse_json_line(p.stdout) if p.ok else None
             if not p.ok:
                 failed[rt.name] = p.failure()
@@ -595,13 +727,160 @@ def run_js(row: Row, rts: dict, args, notes) -> dict:
     return out
 
 
+# Kernel waits counted by idle rows: every way a thread can sleep on fds/timeouts. (futex is
+# left out: it is how threads sleep on each other, not how a loop sleeps.)
+WAIT_SYSCALLS = ["epoll_wait", "epoll_pwait", "epoll_pwait2", "poll", "ppoll", "select",
+                 "pselect6"]
+_strace_argv = None  # cached by strace_prefix()
+
+
+def strace_prefix(notes):
+    """The strace command line that counts WAIT_SYSCALLS over all threads (-f) into a summary
+    (-c), without the output file (appended per run). None, with a note, when strace is
+    missing or cannot trace here (no ptrace permission)."""
+    global _strace_argv
+    if _strace_argv is not None:
+        return _strace_argv or None
+    _strace_argv = []
+    exe = shutil.which("strace")
+    if exe is None:
+        notes.append("strace not found: idle rows can't count kernel waits (bench/install_peers.sh "
+                     "installs it with apt-get when run as root)")
+        return None
+    syscalls = list(WAIT_SYSCALLS)
+    why = ""
+    # --seccomp-bpf stops the tracee only at the traced syscalls (strace >= 5.3), so the rest
+    # of the process runs at full speed. Older strace, or one that doesn't know epoll_pwait2:
+    # fall back.
+    for seccomp in (True, False):
+        for names in (syscalls, [c for c in syscalls if c != "epoll_pwait2"]):
+            argv = [exe, "-f", "-qq", "-c"] + (["--seccomp-bpf"] if seccomp else []) + \
+                ["-e", "trace=" + ",".join(names)]
+            try:
+                r = subprocess.run(argv + ["-o", os.devnull, "true"], capture_output=True,
+                                   text=True, timeout=30)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                why = str(e)
+                continue
+            if r.returncode == 0:
+                _strace_argv = argv
+                return argv
+            why = error_summary(r.stderr) or f"exit {r.returncode}"
+    notes.append(f"strace can't trace here ({why}): idle rows can't count kernel waits")
+    return None
+
+
+def strace_counts(path: str) -> Optional[int]:
+    """The number of WAIT_SYSCALLS calls in an `strace -c -o path` summary (an empty file when
+    nothing traced was called); None when there is no summary."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return None
+    if not text.strip():
+        return 0
+    total = 0
+    seen_header = False
+    for ln in text.splitlines():
+        tok = ln.split()
+        if len(tok) >= 5 and tok[-1] == "syscall":
+            seen_header = True
+            continue
+        # "% time  seconds  usecs/call  calls  [errors]  syscall"
+        if len(tok) >= 5 and tok[-1] in WAIT_SYSCALLS and tok[3].isdigit():
+            total += int(tok[3])
+    return total if seen_header else None
+
+
+def run_idle(row: Row, rts: dict, args, notes) -> dict:
+    """An idle row: what row.script costs beyond row.baseline, per runtime, as metrics
+    "cpu_ms" (user + system CPU from wait4's rusage) and "waits" (kernel waits counted by
+    strace). Each round, per runtime, overlapped so that a round costs about one script run:
+      t=0      the script, untraced (its CPU time)
+      t=0.5 s  the script under strace (its waits), once the first one is asleep
+      t=1.0 s  the baseline untraced, then the baseline under strace, one after the other
+    so no two start-ups overlap while the long-running script sleeps. Values are medians over
+    rounds of (script - baseline) from the same round."""
+    n = runs_for(row, args)
+    script = os.path.join(JS_DIR, row.script)
+    base = os.path.join(JS_DIR, row.baseline)
+    live = [rt for rt in rts.values() if rt.path]
+    strace = strace_prefix(notes)
+    progress(f"{row.name}: {n} runs x {len(live)} runtimes, round-robin"
+             + ("" if strace else " (no strace: CPU only)"))
+    samples = {rt.name: {"cpu_ms": [], "waits": []} for rt in live}
+    failed = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        s_out, b_out = os.path.join(tmp, "script.strace"), os.path.join(tmp, "baseline.strace")
+        for i in range(n):
+            for rt in rotated(live, i):
+                if rt.name in failed:
+                    continue
+                for f in (s_out, b_out):
+                    if os.path.exists(f):
+                        os.unlink(f)
+                t0 = time.perf_counter()
+                st_script = start(rt.argv(script), row.timeout_s)
+                st_traced = None
+                if strace:
+                    time.sleep(max(0.0, t0 + 0.5 - time.perf_counter()))
+                    st_traced = start(strace + ["-o", s_out] + rt.argv(script), row.timeout_s)
+                    time.sleep(max(0.0, t0 + 1.0 - time.perf_counter()))
+                p_base = spawn(rt.argv(base), row.timeout_s)
+                p_base_traced = spawn(strace + ["-o", b_out] + rt.argv(base), row.timeout_s) \
+                    if strace else None
+                p_script = finish(st_script)
+                p_traced = finish(st_traced) if st_traced else None
+                for what, p in (("script", p_script), ("baseline", p_base),
+                                ("traced script", p_traced), ("traced baseline", p_base_traced)):
+                    if p is not None and not p.ok:
+                        failed[rt.name] = f"{what}: {p.failure()}"
+                        break
+                if rt.name in failed:
+                    continue
+                samples[rt.name]["cpu_ms"].append((p_script.cpu_s - p_base.cpu_s) * 1e3)
+                if strace:
+                    a, b = strace_counts(s_out), strace_counts(b_out)
+                    if a is None or b is None:
+                        failed[rt.name] = "no strace summary"
+                        continue
+                    samples[rt.name]["waits"].append(float(a - b))
+    out = {}
+    for rt in RUNTIMES:
+        if rts[rt].path is None:
+            out[rt] = {m.key: Cell() for m in row.metrics}
+        elif rt in failed:
+            notes.append(f"{rt}: {row.name} failed ({failed[rt]})")
+            out[rt] = {m.key: Cell(text="n/a") for m in row.metrics}
+        else:
+            out[rt] = {}
+            for m in row.metrics:
+                xs = samples[rt].get(m.key, [])
+                out[rt][m.key] = Cell(median(xs)) if xs else Cell(text="skip")
+    return out
+
+
 TIME_UNITS_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def gbench_ref(row: Row, m: Metric) -> Optional[str]:
+    """The benchmark a startup/js/idle row's target refers to (a ref that is not a runtime,
+    e.g. at_most(1.1, "BM_EventfdPingPongFloor")), or None."""
+    t = m.target
+    if row.kind == "gbench" or t is None or t.ref is None or t.ref in RUNTIMES:
+        return None
+    return t.ref
 
 
 def gbench_names_needed(rows) -> list:
     names = []
     for row in rows:
         for m in row.metrics:
+            if row.kind != "gbench":
+                if gbench_ref(row, m):
+                    names.append(gbench_ref(row, m))
+                continue
             names.append(m.key)
             if m.target and m.target.ref:
                 names.append(m.target.ref)
@@ -645,7 +924,9 @@ def run_gbench(rows, args, notes) -> dict:
             chosen[name] = full
     if not chosen:
         return {}
-    reps = runs_for(rows[0], args)
+    gb_rows = [r for r in rows if r.kind == "gbench"]
+    reps = runs_for(gb_rows[0], args) if gb_rows else (
+        args.runs or (QUICK_RUNS if args.quick else KIND_DEFAULT_RUNS["gbench"]))
     esc = lambda s: re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", s)
     filt = "^(" + "|".join(esc(f) for f in dict.fromkeys(chosen.values())) + ")$"
     argv = [
@@ -657,7 +938,8 @@ def run_gbench(rows, args, notes) -> dict:
     ]
     progress(f"gbench: {len(set(chosen.values()))} benchmarks x {reps} repetitions")
     try:
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=max(r.timeout_s for r in rows))
+        r = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=max([r.timeout_s for r in gb_rows] or [300]))
     except subprocess.TimeoutExpired:
         notes.append(f"gbench: {os.path.basename(path)} timed out")
         return {}
@@ -717,6 +999,10 @@ def evaluate(line: Line, gb: dict) -> None:
         return
     if line.row.kind == "gbench":
         ref_metric = dataclasses.replace(line.metric, key=t.ref)
+        ref = gbench_value(gb.get(t.ref), ref_metric)
+    elif gbench_ref(line.row, line.metric):
+        # A benchmark's real time, in this metric's time unit.
+        ref_metric = dataclasses.replace(line.metric, key=t.ref, counter=None, field="real_time")
         ref = gbench_value(gb.get(t.ref), ref_metric)
     else:
         ref = line.cells.get(t.ref, Cell()).value
@@ -845,8 +1131,24 @@ def main(argv=None) -> int:
             results[row.name] = run_startup(row, rts, args, notes)
         elif row.kind == "js":
             results[row.name] = run_js(row, rts, args, notes)
+        elif row.kind == "idle":
+            results[row.name] = run_idle(row, rts, args, notes)
+    # Rows of other kinds may compare with a benchmark (gbench_ref): it joins the same run.
+    ref_rows = [r for r in rows if r.kind != "gbench" and any(gbench_ref(r, m) for m in r.metrics)]
+    if gb_rows or ref_rows:
+        gb = run_gbench(gb_rows + ref_rows, args, notes)
+        for row in ref_rows:
+            for m in row.metrics:
+                ref = gbench_ref(row, m)
+                if ref is None:
+                    continue
+                v = gbench_value(gb.get(ref), dataclasses.replace(m, key=ref, counter=None,
+                                                                    field="real_time")) \
+                    if ref in gb else None
+                notes.append(f"{row.name}: reference {ref} = "
+                             + (f"{fmt_num(v)} {m.unit} (loop_bench median, this run)"
+                                if v is not None else "not measured; no verdict"))
     if gb_rows:
-        gb = run_gbench(gb_rows, args, notes)
         if any(rts[p].path for p in ("node", "deno", "bun")):
             notes.append("gbench rows measure hostloop's C++ loop alone; the peer columns don't apply")
         for row in gb_rows:
