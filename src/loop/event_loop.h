@@ -74,6 +74,9 @@ class EventLoop final : public LoopSource,
   TimerId ScheduleOrdered(Task task, Duration delay, Liveness liveness = Liveness::kKeepsAlive);
   // Home thread. The same at an explicit deadline (interval re-arming).
   TimerId ScheduleOrderedAt(Task task, TimePoint due, Liveness liveness = Liveness::kKeepsAlive);
+  // Home thread. The id the next ScheduleOrdered*() will return, so the task
+  // can carry its own id.
+  TimerId NextOrderedId() const { return looper_->NextScheduleId(); }
   // Home thread. Removes a pending ordered entry; its task is destroyed.
   bool CancelOrdered(TimerId id);
 

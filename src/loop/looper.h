@@ -173,6 +173,8 @@ class Looper {
   // Schedule(); it waits in a FIFO instead of the heap, which is what makes
   // post+run cheap.
   void PostNow(Task task, TimerQueue::Meta meta = {});
+  // Home thread. The id the next Schedule() will return.
+  TimerId NextScheduleId() const { return queue_.NextId(); }
   // Home thread. Removes a pending entry; its task is destroyed unrun.
   // Returns false for unknown, finished or already cancelled ids.
   bool Cancel(TimerId id);

@@ -14,6 +14,7 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
     free_slots_.pop_back();
   } else {
     slot_index = static_cast<uint32_t>(slots_.size());
+    CHECK_MSG(slot_index < kMaxSlots, "more than 8M timers pending");
     slots_.emplace_back();
   }
   Slot& slot = slots_[slot_index];
@@ -28,14 +29,24 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
 }
 
 const TimerQueue::Slot* TimerQueue::Find(Id id) const {
-  uint64_t slot_plus_one = id & 0xffffffffu;
+  uint64_t slot_plus_one = id & kMaxSlots;
   if (slot_plus_one == 0 || slot_plus_one > slots_.size()) return nullptr;
   const Slot& slot = slots_[slot_plus_one - 1];
-  if (!slot.live || slot.generation != static_cast<uint32_t>(id >> 32)) return nullptr;
+  if (!slot.live || (slot.generation & kGenerationMask) != static_cast<uint32_t>(id >> kSlotBits)) {
+    return nullptr;
+  }
   return &slot;
 }
 
 bool TimerQueue::Contains(Id id) const { return Find(id) != nullptr; }
+
+TimerQueue::Id TimerQueue::NextId() const {
+  if (!free_slots_.empty()) {
+    uint32_t slot = free_slots_.back();
+    return MakeId(slot, slots_[slot].generation);
+  }
+  return MakeId(static_cast<uint32_t>(slots_.size()), 0);
+}
 
 Task TimerQueue::Cancel(Id id) {
   const Slot* found = Find(id);

@@ -9,7 +9,7 @@
 // reaches the top or when cancelled nodes outnumber live ones (one O(n)
 // rebuild). The earliest node is always live, so TopDue() is exact and a
 // cleared timer never causes a wakeup. (Removing the node eagerly cost ~10
-// cache misses per cancel with 1M pending.) Ids are never reused.
+// cache misses per cancel with 1M pending.) Ids are not reused (see MakeId).
 //
 // Not thread-safe: the owner serializes access (home thread or its mutex).
 #pragma once
@@ -56,6 +56,8 @@ class TimerQueue {
   // outside any lock. Returns an empty Task for an unknown or finished id.
   Task Cancel(Id id);
   bool Contains(Id id) const;
+  // The id the next Add() will return (so a task can know its own id).
+  Id NextId() const;
 
   bool empty() const { return heap_.empty(); }
   // Pending (not cancelled) entries.
@@ -94,9 +96,23 @@ class TimerQueue {
   static bool Before(const Node& a, const Node& b) {
     return a.due_ns < b.due_ns || (a.due_ns == b.due_ns && a.sequence < b.sequence);
   }
+  // Ids fit in 53 bits, so JS can hold them as numbers (JS timer ids are
+  // these ids): 23 bits of slot (8M entries pending at most) and 30 of
+  // generation. A stale id could only meet a new entry after its slot was
+  // reused 2^30 times while the id was kept, and used, all along.
+  static constexpr uint32_t kSlotBits = 23;
+  static constexpr uint32_t kMaxSlots = (1u << kSlotBits) - 1;
+  static constexpr uint32_t kGenerationMask = (1u << 30) - 1;
   static Id MakeId(uint32_t slot, uint32_t generation) {
-    return (static_cast<uint64_t>(generation) << 32) | (static_cast<uint64_t>(slot) + 1);
+    return (static_cast<uint64_t>(generation & kGenerationMask) << kSlotBits) |
+           (static_cast<uint64_t>(slot) + 1);
   }
+
+ public:
+  // The slot part of an id (what JS indexes its timer records by).
+  static uint32_t SlotOf(Id id) { return static_cast<uint32_t>(id & kMaxSlots); }
+
+ private:
   // The live slot `id` names, or nullptr.
   const Slot* Find(Id id) const;
 

@@ -149,20 +149,26 @@ void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
-// timerStart(id, timeoutMs, weak)
+// timerStart(timeoutMs, weak) -> entry id
 void TimerStart(const FunctionCallbackInfo<Value>& info) {
-  if (info.Length() < 2 || !info[0]->IsInt32() || !info[1]->IsNumber()) {
-    ThrowTypeError(info.GetIsolate(), "timerStart(id, timeout)");
+  if (info.Length() < 1 || !info[0]->IsNumber()) {
+    ThrowTypeError(info.GetIsolate(), "timerStart(timeout, weak)");
     return;
   }
-  bool weak = info.Length() > 2 && info[2]->IsTrue();
-  RuntimeOf(info)->timers().Start(info[0].As<v8::Int32>()->Value(),
-                                  info[1].As<v8::Number>()->Value(), weak);
+  bool weak = info.Length() > 1 && info[1]->IsTrue();
+  info.GetReturnValue().Set(
+      RuntimeOf(info)->timers().Start(info[0].As<v8::Number>()->Value(), weak));
 }
 
-void TimerCancel(const FunctionCallbackInfo<Value>& info) {
-  if (info.Length() < 1 || !info[0]->IsInt32()) return;
-  RuntimeOf(info)->timers().Cancel(info[0].As<v8::Int32>()->Value());
+// timerRearm(periodMs) -> entry id: the running interval's next repetition.
+void TimerRearm(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsNumber()) return;
+  info.GetReturnValue().Set(RuntimeOf(info)->timers().Rearm(info[0].As<v8::Number>()->Value()));
+}
+
+// timerFlushCancels(): the cancel buffer is full.
+void TimerFlushCancels(const FunctionCallbackInfo<Value>& info) {
+  RuntimeOf(info)->timers().FlushCancels();
 }
 
 // refLoop() / unrefLoop(): something JS-side keeps the runtime alive (J3).
@@ -225,7 +231,8 @@ const HostFunction kHostFunctions[] = {
     {"errorLocation", ErrorLocation},
     {"enqueueMicrotask", EnqueueMicrotask},
     {"timerStart", TimerStart},
-    {"timerCancel", TimerCancel},
+    {"timerRearm", TimerRearm},
+    {"timerFlushCancels", TimerFlushCancels},
     {"evaluateScript", EvaluateScript},
     {"refLoop", RefLoop},
     {"unrefLoop", UnrefLoop},
@@ -276,6 +283,8 @@ void SetRunHostProperties(Runtime* runtime, v8::Local<v8::Object> host) {
     js_args->Set(context, static_cast<uint32_t>(i), V8String(isolate, args[i])).FromMaybe(false);
   }
   host->Set(context, V8Symbol(isolate, "args"), js_args).FromMaybe(false);
+  host->Set(context, V8Symbol(isolate, "timerCancelBuffer"), runtime->timers().CancelBuffer())
+      .FromMaybe(false);
   host->Set(context, V8Symbol(isolate, "timeOrigin"),
             v8::Number::New(isolate, runtime->time_origin_ms()))
       .FromMaybe(false);

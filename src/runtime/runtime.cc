@@ -465,6 +465,9 @@ void Runtime::Checkpoint() {
   do {
     isolate_->PerformMicrotaskCheckpoint();
   } while (!stopping_ && rejections_->ProcessPending());
+  // Timers cleared during the task leave the queue before the loop decides
+  // how long it may sleep (js/timers.js).
+  timers_->FlushCancels();
   in_checkpoint_ = false;
   FlushOutput();
 }

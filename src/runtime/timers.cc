@@ -12,37 +12,70 @@ loop::Duration Milliseconds(double ms) {
   return std::chrono::duration_cast<loop::Duration>(std::chrono::duration<double, std::milli>(ms));
 }
 
+// TimerQueue ids fit in 53 bits: exact as JS numbers.
+double ToHandle(loop::EventLoop::TimerId id) { return static_cast<double>(id); }
+
 }  // namespace
 
-void Timers::Start(int32_t id, double timeout_ms, bool weak) {
-  loop::EventLoop& loop = runtime_->event_loop();
+Timers::Timers(Runtime* runtime)
+    : runtime_(runtime),
+      cancel_store_(v8::ArrayBuffer::NewBackingStore(runtime->isolate(),
+                                                     (kCancelCapacity + 1) * sizeof(double))),
+      cancel_buffer_(static_cast<double*>(cancel_store_->Data())) {
+  cancel_buffer_[0] = 0;
+}
+
+v8::Local<v8::Float64Array> Timers::CancelBuffer() {
+  v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(runtime_->isolate(), cancel_store_);
+  return v8::Float64Array::New(buffer, 0, kCancelCapacity + 1);
+}
+
+double Timers::Start(double timeout_ms, bool weak) {
   // A fresh clock reading: the timeout is measured from this call.
-  Arm(id, loop.looper()->Now() + Milliseconds(timeout_ms < 0 ? 0 : timeout_ms), weak);
+  loop::TimePoint now = runtime_->event_loop().looper()->Now();
+  return Arm(now + Milliseconds(timeout_ms < 0 ? 0 : timeout_ms), weak);
 }
 
-void Timers::Arm(int32_t id, loop::TimePoint due, bool weak) {
+double Timers::Arm(loop::TimePoint due, bool weak) {
   loop::EventLoop& loop = runtime_->event_loop();
+  if (loop.IsShutDown()) return 0;
   loop::Liveness liveness = weak ? loop::Liveness::kWeak : loop::Liveness::kKeepsAlive;
-  loop::EventLoop::TimerId queue_id =
-      loop.ScheduleOrderedAt([this, id] { Fire(id); }, due, liveness);
-  if (queue_id == loop::TimerQueue::kInvalidId) return;  // shut down
-  entries_[id] = Entry{queue_id, due, weak};
+  loop::EventLoop::TimerId id = loop.NextOrderedId();
+  loop::EventLoop::TimerId scheduled =
+      loop.ScheduleOrderedAt([this, id, due, weak] { Fire(id, due, weak); }, due, liveness);
+  DCHECK(scheduled == id);
+  return ToHandle(scheduled);
 }
 
-void Timers::Cancel(int32_t id) {
-  auto it = entries_.find(id);
-  if (it == entries_.end()) return;
-  runtime_->event_loop().CancelOrdered(it->second.queue_id);
-  entries_.erase(it);
+void Timers::FlushCancels() {
+  std::size_t count = static_cast<std::size_t>(cancel_buffer_[0]);
+  if (count == 0) return;
+  if (count > kCancelCapacity) count = kCancelCapacity;
+  loop::EventLoop& loop = runtime_->event_loop();
+  for (std::size_t i = 1; i <= count; ++i) {
+    loop.CancelOrdered(static_cast<loop::EventLoop::TimerId>(cancel_buffer_[i]));
+  }
+  cancel_buffer_[0] = 0;
 }
 
-void Timers::Fire(int32_t id) {
-  auto it = entries_.find(id);
-  if (it == entries_.end()) return;
-  Entry entry = it->second;
-  entries_.erase(it);
+double Timers::Rearm(double period_ms) {
+  // Next phase point strictly after now; missed ticks are skipped.
+  loop::TimePoint now = runtime_->event_loop().looper()->Now();
+  loop::Duration period = Milliseconds(period_ms);
+  loop::TimePoint next = firing_due_ + period;
+  if (next <= now) {
+    if (period <= loop::Duration::zero()) {
+      next = now;
+    } else {
+      auto missed = (now - firing_due_) / period;
+      next = firing_due_ + (missed + 1) * period;
+    }
+  }
+  return Arm(next, firing_weak_);
+}
+
+void Timers::Fire(loop::EventLoop::TimerId id, loop::TimePoint due, bool weak) {
   if (runtime_->stopping()) return;
-
   v8::Isolate* isolate = runtime_->isolate();
   v8::HandleScope scope(isolate);
   if (run_timer_.IsEmpty()) {
@@ -50,35 +83,19 @@ void Timers::Fire(int32_t id) {
     CHECK(runtime_->InternalFunction("runTimer").ToLocal(&run_timer));
     run_timer_.Reset(isolate, run_timer);
   }
-  v8::Local<v8::Value> argv[] = {v8::Integer::New(isolate, id)};
+  firing_due_ = due;
+  firing_weak_ = weak;
+  v8::Local<v8::Value> argv[] = {v8::Number::New(isolate, ToHandle(id))};
   v8::Local<v8::Value> result;
   if (!runtime_->CallAndReport(run_timer_.Get(isolate), v8::Undefined(isolate), 1, argv)
            .ToLocal(&result)) {
     // The callback threw and was reported with its own location; the timer
-    // still finishes (an interval keeps running).
+    // still finishes (an interval re-arms).
     v8::Local<v8::Function> finish;
-    if (runtime_->stopping() || !runtime_->InternalFunction("finishTimer").ToLocal(&finish) ||
-        !runtime_->CallAndReport(finish, v8::Undefined(isolate), 0, nullptr).ToLocal(&result)) {
-      return;
+    if (!runtime_->stopping() && runtime_->InternalFunction("finishTimer").ToLocal(&finish)) {
+      runtime_->CallAndReport(finish, v8::Undefined(isolate), 0, nullptr);
     }
   }
-  if (!result->IsNumber()) return;
-  double timeout_ms = result.As<v8::Number>()->Value();
-  if (timeout_ms < 0 || entries_.count(id) != 0) return;
-
-  // Next phase point strictly after now; missed ticks are skipped.
-  loop::TimePoint now = runtime_->event_loop().looper()->Now();
-  loop::Duration period = Milliseconds(timeout_ms);
-  loop::TimePoint next = entry.due + period;
-  if (next <= now) {
-    if (period <= loop::Duration::zero()) {
-      next = now;
-    } else {
-      auto missed = (now - entry.due) / period;
-      next = entry.due + (missed + 1) * period;
-    }
-  }
-  Arm(id, next, entry.weak);
 }
 
 }  // namespace hostloop::runtime

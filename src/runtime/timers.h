@@ -1,15 +1,19 @@
 // Timers: the native half of HTML timers (J1; the JS half is js/timers.js).
 // Each live timer is one entry in the ordered lane of the runtime's
 // EventLoop, keyed by (deadline, sequence), so timers fire in HTML order and
-// interleave with every other ordered-lane entry (L3). Intervals keep their
-// phase: the next deadline is the first `start + k * timeout` after now, so a
-// stalled loop skips missed ticks instead of bursting. Home thread only.
+// interleave with every other ordered-lane entry (L3). A timer's id is its
+// entry's id, so this side keeps no table. clearTimeout queues entries in a
+// shared buffer instead of calling in; FlushCancels() cancels them at the
+// end of the task (before the loop decides how long to sleep, so a cleared
+// timer never causes a wakeup). Intervals keep their phase: the next deadline
+// is the first `due + k * period` after now, so a stalled loop skips missed
+// ticks instead of bursting. Home thread only.
 #pragma once
 
 #include <v8.h>
 
 #include <cstdint>
-#include <unordered_map>
+#include <memory>
 
 #include "loop/event_loop.h"
 
@@ -19,28 +23,33 @@ class Runtime;
 
 class Timers {
  public:
-  explicit Timers(Runtime* runtime) : runtime_(runtime) {}
+  explicit Timers(Runtime* runtime);
 
-  // Arms timer `id` due `timeout_ms` from now. A weak timer does not keep
-  // the runtime alive.
-  void Start(int32_t id, double timeout_ms, bool weak);
-  // Disarms timer `id`; unknown ids are ignored. No wakeup is left behind.
-  void Cancel(int32_t id);
-  std::size_t size() const { return entries_.size(); }
+  // Arms an entry due `timeout_ms` from now and returns its id (a JS-safe
+  // number; 0 when the runtime is shutting down). A weak timer does not
+  // keep the runtime alive.
+  double Start(double timeout_ms, bool weak);
+  // From inside the firing timer's callback: arms its next repetition at
+  // the next phase point. Returns the new entry's id.
+  double Rearm(double period_ms);
+  // Cancels the entries queued in the cancel buffer.
+  void FlushCancels();
+  // The cancel buffer, for JS: [count, id, id, ...].
+  v8::Local<v8::Float64Array> CancelBuffer();
 
  private:
-  struct Entry {
-    loop::EventLoop::TimerId queue_id;
-    loop::TimePoint due;
-    bool weak;
-  };
+  static constexpr std::size_t kCancelCapacity = 1024;
 
-  void Arm(int32_t id, loop::TimePoint due, bool weak);
-  void Fire(int32_t id);
+  double Arm(loop::TimePoint due, bool weak);
+  void Fire(loop::EventLoop::TimerId id, loop::TimePoint due, bool weak);
 
   Runtime* const runtime_;
-  std::unordered_map<int32_t, Entry> entries_;
   v8::Global<v8::Function> run_timer_;
+  std::shared_ptr<v8::BackingStore> cancel_store_;
+  double* cancel_buffer_;
+  // The timer whose callback is running (for Rearm).
+  loop::TimePoint firing_due_{};
+  bool firing_weak_ = false;
 };
 
 }  // namespace hostloop::runtime

@@ -98,6 +98,7 @@ internals.realmStarted = function realmStarted() {
     }));
   }
   internals.inspectRealmStarted();
+  internals.timersRealmStarted();
   if (host.workerInfo !== undefined) internals.setupWorkerGlobal(host.workerInfo);
   // J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
   // settles. V8 does not tell the platform when it cancels the delayed task
