@@ -198,7 +198,9 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
     }
     if (batch_.empty()) return;
     for (Entry& entry : batch_) {
-      if (shut_down_) break;  // an entry shut the loop down: drop the rest
+      // An entry shut the loop down, or the thread was told to quit (a
+      // worker being terminated): the rest of the batch does not run.
+      if (shut_down_ || looper_->quit_requested()) break;
       RunEntry(entry);
       looper_->NotifyEntryRan();
       ++ran;

@@ -335,6 +335,29 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
   }
 }
 
+void Runtime::ReportExceptionAt(v8::Local<v8::Value> exception, const std::string& message,
+                                const std::string& filename, int lineno, int colno) {
+  if (stopping_) return;
+  v8::HandleScope scope(isolate_);
+  v8::Local<v8::Context> context = this->context();
+  v8::Local<v8::Function> report;
+  if (!InternalFunction("reportException").ToLocal(&report)) {
+    PrintUncaught(exception, v8::Exception::CreateMessage(isolate_, exception));
+    return;
+  }
+  v8::Local<v8::Array> parts = v8::Array::New(isolate_, 4);
+  parts->Set(context, 0, V8String(isolate_, message)).FromMaybe(false);
+  parts->Set(context, 1, V8String(isolate_, filename)).FromMaybe(false);
+  parts->Set(context, 2, v8::Integer::New(isolate_, lineno)).FromMaybe(false);
+  parts->Set(context, 3, v8::Integer::New(isolate_, colno)).FromMaybe(false);
+  v8::TryCatch try_catch(isolate_);
+  v8::Local<v8::Value> argv[] = {exception, parts};
+  if (report->Call(context, v8::Undefined(isolate_), 2, argv).IsEmpty() &&
+      !try_catch.HasTerminated()) {
+    PrintUncaught(exception, v8::Exception::CreateMessage(isolate_, exception));
+  }
+}
+
 void Runtime::PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
   HandleUnhandled(exception, message, "Uncaught",
                   options_.uncaught_errors == UncaughtErrorPolicy::kThrow);

@@ -114,6 +114,10 @@ class Runtime {
   // event on the global first; if not canceled, the report on stderr and the
   // --uncaught-errors policy.
   void ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
+  // The same with the ErrorEvent's message and location given (an error
+  // that happened elsewhere, e.g. in a worker).
+  void ReportExceptionAt(v8::Local<v8::Value> exception, const std::string& message,
+                         const std::string& filename, int lineno, int colno);
   // Prints "Uncaught ..." and applies --uncaught-errors (exit 1 and stop,
   // or go on).
   void PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);

@@ -103,11 +103,18 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
       report.colno = message->GetStartColumn(context).FromMaybe(-1) + 1;
     }
     if (error->IsObject()) {
-      v8::Local<v8::Value> stack;
-      if (error.As<v8::Object>()->Get(context, V8Symbol(isolate, "stack")).ToLocal(&stack) &&
-          stack->IsString()) {
-        report.stack = runtime::StdString(isolate, stack);
-      }
+      v8::Local<v8::Object> object = error.As<v8::Object>();
+      auto read = [&](const char* key, std::string* out) {
+        v8::Local<v8::Value> value;
+        if (object->Get(context, V8Symbol(isolate, key)).ToLocal(&value) && value->IsString()) {
+          *out = runtime::StdString(isolate, value);
+        }
+      };
+      read("stack", &report.stack);
+      read("name", &report.name);
+      read("message", &report.error_message);
+    } else {
+      report.error_message = runtime::StdString(isolate, error);
     }
     if (report.message.empty()) report.message = "Uncaught " + runtime::StdString(isolate, error);
     return report;
@@ -251,9 +258,13 @@ void WorkerHost::PostMessage(std::unique_ptr<runtime::SerializedMessage> message
 void WorkerHost::Terminate() {
   if (terminated_) return;
   terminated_ = true;
-  // Messages queued either way are dropped; nothing reaches the Worker
-  // object from now on.
-  if (parent_end_) parent_end_->Close();
+  // Messages queued either way are dropped (both ends close); nothing
+  // reaches the Worker object from now on.
+  if (parent_end_) {
+    std::shared_ptr<runtime::PortCore> worker_end = parent_end_->peer();
+    parent_end_->Close();
+    if (worker_end) worker_end->Close();
+  }
   {
     base::MutexLock lock(shared_->mutex);
     shared_->terminate_requested = true;
@@ -287,24 +298,38 @@ void WorkerHost::OnError(const ErrorReport& report) {
     return;
   }
   // Not canceled at the Worker object: the parent reports it as its own
-  // (its global `error` event, then stderr and the policy).
-  std::string text = report.message;
-  const std::string prefix = "Uncaught ";
-  if (text.rfind(prefix, 0) == 0) text = text.substr(prefix.size());
-  v8::Local<v8::Value> error = v8::Exception::Error(V8String(isolate, text));
-  std::string stack = report.stack.empty() ? text : report.stack;
+  // (its global `error` event with the worker's message and location, then
+  // stderr and the policy).
+  v8::Local<v8::Value> error =
+      v8::Exception::Error(V8String(isolate, report.error_message));
+  v8::Local<v8::Object> object = error.As<v8::Object>();
+  if (!report.name.empty() && report.name != "Error") {
+    object->Set(context, V8Symbol(isolate, "name"), V8String(isolate, report.name)).FromMaybe(false);
+  }
+  std::string stack = report.stack.empty()
+                          ? (report.name.empty() ? "Error" : report.name) + ": " + report.error_message
+                          : report.stack;
   if (!report.filename.empty() && stack.find("\n    at ") == std::string::npos) {
     stack += "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
              std::to_string(report.colno);
   }
-  error.As<v8::Object>()->Set(context, V8Symbol(isolate, "stack"), V8String(isolate, stack)).FromMaybe(false);
-  parent_->ReportException(error, v8::Exception::CreateMessage(isolate, error));
+  object->Set(context, V8Symbol(isolate, "stack"), V8String(isolate, stack)).FromMaybe(false);
+  parent_->ReportExceptionAt(error, report.message, report.filename, report.lineno, report.colno);
 }
 
 void WorkerHost::OnLoadFailed(const ErrorReport& report) {
-  // A script that cannot be loaded: an `error` event at the Worker object,
-  // never a crash; the parent's handling applies if nobody cancels it.
-  OnError(report);
+  // HTML "run a worker": a script that cannot be fetched or parsed fires a
+  // plain `error` Event at the Worker object; nothing is reported further and
+  // the parent goes on. The reason goes to stderr for the developer.
+  if (terminated_ || parent_->stopping()) return;
+  std::string reason = report.error_message.empty() ? report.message : report.error_message;
+  parent_->Print("hostloop: a worker's script could not be loaded: " + reason + "\n", 2);
+  v8::Isolate* isolate = parent_->isolate();
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Function> fire;
+  if (!parent_->InternalFunction("fireWorkerLoadError").ToLocal(&fire)) return;
+  v8::Local<v8::Value> argv[] = {object_.Get(isolate)};
+  parent_->CallAndReport(fire, v8::Undefined(isolate), 1, argv);
 }
 
 void WorkerHost::OnExited() {

@@ -45,10 +45,12 @@ void RegisterWorkerBindings();
 
 // What a worker's uncaught error looks like to its parent.
 struct ErrorReport {
-  std::string message;
+  std::string message;   // ErrorEvent.message: "Uncaught Error: boom"
   std::string filename;
   int lineno = 0;
   int colno = 0;
+  std::string name;          // the error's own name and message, to rebuild it
+  std::string error_message;
   std::string stack;
 };
 

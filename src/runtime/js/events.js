@@ -1781,6 +1781,14 @@ internals.markTrusted = (event) => {
 internals.dispatchEvent = internalDispatch;
 // internals.fireEvent(target, type, EventInterface = Event, init) -> boolean.
 internals.fireEvent = fireEvent;
+// A MessageEvent for a delivered message: `data` is the message as it is,
+// undefined included (the MessageEventInit dictionary would turn undefined
+// into its default, null).
+internals.newMessageEvent = (type, data, ports) => {
+  const event = new MessageEvent(type, { ports });
+  messageEventState(event).data = data;
+  return event;
+};
 // internals.defineEventHandler(prototype, name, { errorSignature, brandCheck, onSet }).
 internals.defineEventHandler = defineEventHandler;
 // internals.initEventTarget(object) -> object: makes any object (the global,

@@ -122,7 +122,7 @@ internals.defineEventHandler(MessagePort.prototype, 'message', {
 internals.defineEventHandler(MessagePort.prototype, 'messageerror', { brandCheck: isMessagePort });
 
 internals.deliverPortMessage = function deliverPortMessage(port, data, transferredPorts) {
-  const event = new MessageEvent('message', { data, ports: transferredPorts });
+  const event = internals.newMessageEvent('message', data, transferredPorts);
   internals.markTrusted(event);
   internals.dispatchEvent(port, event);
 };

@@ -67,6 +67,12 @@ internals.dispatchWorkerError = function dispatchWorkerError(worker, message, fi
   return internals.dispatchEvent(worker, event);
 };
 
+// A worker whose script could not be fetched or parsed: a plain `error`
+// event (HTML "run a worker"), not an ErrorEvent, and no further reporting.
+internals.fireWorkerLoadError = function fireWorkerLoadError(worker) {
+  internals.fireEvent(worker, 'error');
+};
+
 // The worker side: called from realmStarted in a worker's realm.
 // https://html.spec.whatwg.org/multipage/workers.html#dedicatedworkerglobalscope
 internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
