@@ -13,6 +13,9 @@ namespace {
 
 std::atomic<uint32_t> next_owner_id{1};
 
+// How many entries run between clock reads for the time budget.
+constexpr std::size_t kClockCheckInterval = 8;
+
 // Released exactly once: when the posted entry ran, or when it was destroyed
 // unrun (shutdown). The waiter learns which.
 class Completion {
@@ -197,17 +200,35 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
       }
     }
     if (batch_.empty()) return;
-    for (Entry& entry : batch_) {
-      // An entry shut the loop down, or the thread was told to quit (a
-      // worker being terminated): the rest of the batch does not run.
-      if (shut_down_ || looper_->quit_requested()) break;
-      RunEntry(entry);
+    std::size_t next = 0;
+    bool stop = false;
+    while (next < batch_.size()) {
+      // An entry shut the loop down: the rest is dropped with the queue.
+      if (shut_down_) {
+        batch_.clear();
+        return;
+      }
+      RunEntry(batch_[next++]);
       looper_->NotifyEntryRan();
       ++ran;
+      // Quit (a worker being terminated, an embedder's Quit) and the time
+      // budget (L4) end the pass between entries, not between batches.
+      if (looper_->quit_requested() ||
+          (ran % kClockCheckInterval == 0 && looper_->Now() >= budget_end)) {
+        stop = true;
+        break;
+      }
+    }
+    if (next < batch_.size() && !shut_down_) {
+      // Entries taken but not run go back to the front, in order.
+      base::MutexLock lock(mutex_);
+      if (state_ == State::kBound) {
+        for (std::size_t i = batch_.size(); i-- > next;) immediate_.push_front(std::move(batch_[i]));
+      }
     }
     batch_.clear();
-    if (shut_down_) return;
-    if (looper_->quit_requested() || looper_->Now() >= budget_end) return;
+    if (stop || shut_down_) return;
+    if (looper_->Now() >= budget_end) return;
   }
 }
 

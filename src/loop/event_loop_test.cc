@@ -263,6 +263,25 @@ TEST(EventLoop, L9NestedDrainRunsOnlyNestableEntriesPresentAtItsStart) {
   event_loop->Shutdown();
 }
 
+TEST(EventLoop, L8QuitMidPassKeepsTheRestOfTheBatchInOrder) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::vector<int> ran;
+  for (int i = 0; i < 10; ++i) {
+    event_loop->PostInternal([&, i] {
+      ran.push_back(i);
+      if (i == 2) looper->Quit();
+    });
+  }
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kQuit);
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2}));
+  looper->RunUntilIdle();
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  event_loop->Shutdown();
+}
+
 TEST(EventLoop, L11LoopsHaveDistinctOwnerIds) {
   auto a = EventLoop::Create();
   auto b = EventLoop::Create();
