@@ -40,3 +40,49 @@ try {
 } catch (error) {
   console.log('import failed as expected:', error.message.replace(/'.*examples/, "'.../examples"));
 }
+
+section('macrotasks: MessageChannel and scheduler.postTask');
+const channel = new MessageChannel();
+const delivered = new Promise((resolve) => { channel.port1.onmessage = (e) => resolve(e.data); });
+channel.port2.postMessage({ cloned: new Map([['structured', 'clone']]) });
+console.log('MessageChannel delivered', await delivered);
+channel.port1.close();
+const ran = [];
+await Promise.all([
+  scheduler.postTask(() => ran.push('background'), { priority: 'background' }),
+  scheduler.postTask(() => ran.push('user-visible')),
+  scheduler.postTask(() => ran.push('user-blocking'), { priority: 'user-blocking' }),
+]);
+console.log('postTask ran by priority:', ran.join(', '));
+
+section('V8 platform tasks on the loop: Atomics.waitAsync, WebAssembly');
+const shared = new Int32Array(new SharedArrayBuffer(4));
+const waiting = Atomics.waitAsync(shared, 0, 0, 1000);
+setTimeout(() => Atomics.notify(shared, 0), 5);
+console.log('Atomics.waitAsync ->', await waiting.value);
+const wasm = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11]);
+const { instance } = await WebAssembly.instantiate(wasm);
+console.log('WebAssembly add(2, 3) =', instance.exports.add(2, 3));
+
+section('a Web Worker on its own thread');
+const worker = new Worker(new URL('./tour/worker.mjs', import.meta.url), { type: 'module', name: 'squarer' });
+const reply = await new Promise((resolve) => {
+  worker.onmessage = (e) => resolve(e.data);
+  worker.postMessage(12);
+});
+console.log(`worker "${reply.name}" replied ${reply.result}`);
+worker.terminate();
+
+section('hostloop:fs on the native thread pool');
+const fs = await import('hostloop:fs');
+const dir = `/tmp/hostloop-tour-${Date.now()}`;
+await fs.mkdir(`${dir}/nested`, { recursive: true });
+await fs.writeFile(`${dir}/nested/hello.txt`, new TextEncoder().encode('héllo from the pool'));
+console.log('read back:', await fs.readFile(`${dir}/nested/hello.txt`, 'utf8'));
+await fs.rm(dir, { recursive: true });
+try {
+  await fs.stat(dir);
+} catch (error) {
+  console.log('after rm:', error.code, error.syscall);
+}
+console.log('URL parsing:', new URL('../x?q=1#h', 'file:///a/b/c.mjs').href);

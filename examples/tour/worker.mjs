@@ -1,0 +1,3 @@
+self.onmessage = (event) => {
+  postMessage({ name: self.name, result: event.data * event.data });
+};
