@@ -54,8 +54,9 @@ void CallJsonFunction(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }  // namespace
 
 void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunction> functions) {
-  // The functions live as long as the process (modules are process-wide).
-  auto* table = new std::map<std::string, JsonFunction>(std::move(functions));
+  // The functions live as long as the module registration (the process):
+  // the JS functions point into this table.
+  auto table = std::make_shared<std::map<std::string, JsonFunction>>(std::move(functions));
   DefineModule(name, [table](v8::Local<v8::Context> context) {
     v8::Isolate* isolate = context->GetIsolate();
     v8::Local<v8::Object> exports = v8::Object::New(isolate);

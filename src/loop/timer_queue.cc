@@ -1,5 +1,7 @@
 #include "loop/timer_queue.h"
 
+#include <algorithm>
+#include <functional>
 #include <utility>
 
 #include "base/check.h"
@@ -57,6 +59,14 @@ Task TimerQueue::Cancel(Id id) {
   slot.live = false;
   slot.cancelled = true;
   ++slot.generation;  // the id is dead from now on
+  uint32_t slot_index = static_cast<uint32_t>(&slot - slots_.data());
+  if (slot.heap_index + 1 == heap_.size()) {
+    // The last leaf leaves at no cost (a timer cancelled soon after it was
+    // set usually sits there).
+    heap_.pop_back();
+    FreeSlot(slot_index);
+    return task;
+  }
   ++cancelled_;
   if (slot.heap_index == 0) PruneTop();
   MaybeCompact();
@@ -100,6 +110,9 @@ void TimerQueue::MaybeCompact() {
   }
   heap_.resize(kept);
   cancelled_ = 0;
+  // Reuse low slots first (Add takes from the back): new entries then sit
+  // close together in memory instead of wherever the compaction left holes.
+  std::sort(free_slots_.begin(), free_slots_.end(), std::greater<uint32_t>());
   for (std::size_t i = 0; i < heap_.size(); ++i) slots_[heap_[i].slot].heap_index = static_cast<uint32_t>(i);
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
     if (i < heap_.size()) SiftDown(i, heap_[i]);
