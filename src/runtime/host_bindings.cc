@@ -31,9 +31,7 @@ Runtime* RuntimeOf(const FunctionCallbackInfo<Value>& info) {
 void Print(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   int stream = info.Length() > 1 && info[1]->IsInt32() ? info[1].As<v8::Int32>()->Value() : 1;
-  v8::String::Utf8Value text(isolate, info[0]);
-  RuntimeOf(info)->Print(std::string_view(*text == nullptr ? "" : *text, text.length()),
-                         stream == 2 ? 2 : 1);
+  RuntimeOf(info)->Print(StdString(isolate, info[0]), stream == 2 ? 2 : 1);
 }
 
 void Now(const FunctionCallbackInfo<Value>& info) {

@@ -21,9 +21,20 @@ inline v8::Local<v8::String> V8Symbol(v8::Isolate* isolate, std::string_view tex
       .ToLocalChecked();
 }
 
+// UTF-8 as the Encoding standard writes it: a lone surrogate becomes U+FFFD
+// (never the 3-byte "WTF-8" form, which is not UTF-8). Non-strings are
+// converted with ToString; an exception there gives "".
 inline std::string StdString(v8::Isolate* isolate, v8::Local<v8::Value> value) {
-  v8::String::Utf8Value utf8(isolate, value);
-  return *utf8 == nullptr ? std::string() : std::string(*utf8, utf8.length());
+  v8::Local<v8::String> string;
+  if (value->IsString()) {
+    string = value.As<v8::String>();
+  } else if (!value->ToString(isolate->GetCurrentContext()).ToLocal(&string)) {
+    return std::string();
+  }
+  std::string out(static_cast<std::size_t>(string->Utf8Length(isolate)), '\0');
+  string->WriteUtf8(isolate, out.data(), static_cast<int>(out.size()), nullptr,
+                    v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
+  return out;
 }
 
 inline void ThrowTypeError(v8::Isolate* isolate, std::string_view message) {
