@@ -117,28 +117,25 @@ await test('Event: WebIDL shape of the interface', () => {
   if (!NODE) assertEquals(typeof returnValue.set, 'function');
 });
 
-await test('Event: isTrusted is an unforgeable own accessor', () => {
+await test('Event: isTrusted is a read-only accessor on Event.prototype', () => {
+  // WebIDL makes isTrusted [LegacyUnforgeable] (an own accessor of every
+  // event); hostloop, like node, defines it once on Event.prototype: an
+  // accessor per instance cost ~400 ns per event in V8 10.2.
   const event = new Event('x');
   assertEquals(event.isTrusted, false);
-  // node defines isTrusted on Event.prototype instead of on every instance.
-  if (!NODE) {
-    const descriptor = Object.getOwnPropertyDescriptor(event, 'isTrusted');
-    assertEquals(typeof descriptor.get, 'function');
-    assertEquals([descriptor.set, descriptor.enumerable, descriptor.configurable], [undefined, true, false]);
-    assertEquals(descriptor.get, Object.getOwnPropertyDescriptor(new Event('y'), 'isTrusted').get,
-      'all events share the getter');
-    assertThrows(() => Object.defineProperty(event, 'isTrusted', { value: true }), TypeError);
-    assertThrows(() => { event.isTrusted = true; }, TypeError);
-    assertThrows(() => descriptor.get.call({}), TypeError);
-    assertEquals(Object.prototype.hasOwnProperty.call(Event.prototype, 'isTrusted'), false);
-  }
+  assertEquals(Object.getOwnPropertyDescriptor(event, 'isTrusted'), undefined);
+  const descriptor = Object.getOwnPropertyDescriptor(Event.prototype, 'isTrusted');
+  assertEquals(typeof descriptor.get, 'function');
+  assertEquals(descriptor.set, undefined);
+  if (!NODE) assertThrows(() => descriptor.get.call({}), TypeError);
+  assertThrows(() => { 'use strict'; event.isTrusted = true; }, TypeError);
 });
 
 await test('Event: no internal state is visible as own properties', () => {
   const event = new Event('x', { bubbles: true });
-  assertEquals(Object.keys(event), NODE ? [] : ['isTrusted']);
-  // node keeps its state in symbol-keyed own properties.
-  if (!NODE) assertEquals(Reflect.ownKeys(event), ['isTrusted']);
+  assertEquals(Object.keys(event), []);
+  // node keeps its state in symbol-keyed own properties; hostloop in private fields.
+  if (!NODE) assertEquals(Reflect.ownKeys(event), []);
   if (!NODE) assertEquals(Reflect.ownKeys(new EventTarget()), []);
 });
 
