@@ -1,0 +1,683 @@
+#!/usr/bin/env python3
+"""Tests of the hostloop REPL (`hostloop` with no file; src/cli/repl.h).
+
+    python3 tests/repl_test.py build/release/hostloop [NAME_SUBSTRING...]
+
+Two groups of cases:
+
+  pipe   stdin is a pipe: lines are read as they come and evaluated in order,
+         timers run while a top-level await is pending, multi-line input,
+         declarations made with top-level await persist, errors print
+         "Uncaught ..." on stderr and the session goes on, `.exit` ends it at
+         once (pending timers never fire), EOF ends it.
+  tmux   an interactive terminal, driven through tmux: keys are sent with
+         `tmux send-keys`, the screen is read with `tmux capture-pane -p` and
+         polled until the expected text appears (generous bounds, never a
+         fixed sleep as an assertion). Line editing, history, timer output
+         while the prompt waits, Ctrl-C, Ctrl-D, `.exit`.
+
+Every tmux case runs in its own session on a tmux server private to this run
+(`tmux -L <unique socket> -f /dev/null`), which is killed at the end, also on
+failure. Without tmux the tmux cases are skipped with a note (the pipe cases
+still run). Whatever a case expects, a crash fails it (see cli_test.py).
+Stdlib only.
+"""
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+CRASH_MARKERS = (
+    "Segmentation fault",
+    "terminate called",
+    "core dumped",
+    "Fatal error",
+    "Check failed",
+    "CHECK failed",
+    "ERROR: AddressSanitizer",
+    "ERROR: LeakSanitizer",
+    "runtime error: ",
+    "WARNING: ThreadSanitizer",
+)
+
+WAIT_S = 20.0  # bound for anything to appear (sanitizer builds are slow)
+
+
+class Failure(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Pipe cases
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Piped:
+    code: Optional[int]  # None: still running when the bound passed (killed)
+    out: str
+    err: str
+
+
+def run_piped(hostloop: str, lines: list, close_stdin: bool = True, timeout: float = 30.0,
+              before_close: Optional[Callable[[subprocess.Popen], None]] = None) -> Piped:
+    """Writes `lines` (each followed by a newline) to the REPL's stdin; closes
+    stdin when close_stdin (EOF), else keeps it open, so that the REPL must
+    end by itself. Returns what it printed."""
+    cwd = tempfile.mkdtemp(prefix="hostloop-repl-")
+    try:
+        proc = subprocess.Popen([hostloop], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        proc.stdin.write("".join(line + "\n" for line in lines).encode())
+        proc.stdin.flush()
+        if before_close is not None:
+            before_close(proc)
+        try:
+            out, err = proc.communicate(timeout=timeout) if close_stdin else _wait_open(proc, timeout)
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            code = None
+        return Piped(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+
+
+def _wait_open(proc: subprocess.Popen, timeout: float):
+    """Waits for the process to exit while its stdin stays open."""
+    proc.wait(timeout=timeout)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdin.close()
+    return out, err
+
+
+def check_clean_exit(result: Piped, what: str = "the REPL") -> None:
+    if result.code is None:
+        raise Failure(f"{what} did not exit within the bound (killed)\n" + show(result))
+    if result.code < 0 or result.code >= 128:
+        raise Failure(f"{what} crashed: exit status {result.code}\n" + show(result))
+    for marker in CRASH_MARKERS:
+        if marker in result.err:
+            raise Failure(f"crash report on stderr: {marker!r}\n" + show(result))
+    if result.code != 0:
+        raise Failure(f"{what} exited with {result.code}, expected 0\n" + show(result))
+
+
+def show(result: Piped) -> str:
+    return f"---- stdout ----\n{result.out[-3000:]}\n---- stderr ----\n{result.err[-3000:]}"
+
+
+def lines_of(text: str) -> list:
+    return [line.rstrip("\r") for line in text.splitlines()]
+
+
+def expect_in_order(text: str, wanted: list, label: str, result: Piped) -> None:
+    """Each item (a whole line, or a compiled regex searched in the text) must
+    appear after the previous one."""
+    position = 0
+    for item in wanted:
+        if isinstance(item, re.Pattern):
+            match = item.search(text, position)
+            if match is None:
+                raise Failure(f"{label} lacks (in order) /{item.pattern}/\n" + show(result))
+            position = match.end()
+        else:
+            match = re.compile("^" + re.escape(item) + "$", re.MULTILINE).search(text, position)
+            if match is None:
+                raise Failure(f"{label} lacks (in order) the line {item!r}\n" + show(result))
+            position = match.end()
+
+
+def pipe_timer_then_await(hostloop: str) -> None:
+    """A timer set on one line fires while a later top-level await is pending;
+    the input after the await waits for it."""
+    result = run_piped(hostloop, [
+        "setTimeout(() => console.log('timer fired'), 20)",
+        "await new Promise(r => setTimeout(() => r('awaited'), 200))",
+        "'after'",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["timer fired", "'awaited'", "'after'"], "stdout", result)
+    out = lines_of(result.out)
+    if out[-1:] != ["'after'"]:
+        raise Failure(f"'after' is not the last line of stdout\n" + show(result))
+    if out.count("timer fired") != 1:
+        raise Failure("the timer printed more or less than once\n" + show(result))
+
+
+def pipe_multiline_function(hostloop: str) -> None:
+    result = run_piped(hostloop, [
+        "function add(a,",
+        "    b) {",
+        "  return a * 10 + b; }",
+        "add(4, 2)",
+        "const t = `multi",
+        "line`",
+        "t.split('\\n').length",
+        "({",
+        "  key: 'value',",
+        "}).key",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["42", "2", "'value'"], "stdout", result)
+    if "SyntaxError" in result.err or "Uncaught" in result.err:
+        raise Failure("an incomplete input was evaluated too early\n" + show(result))
+
+
+def pipe_await_declaration(hostloop: str) -> None:
+    result = run_piped(hostloop, [
+        "const x = await Promise.resolve(41)",
+        "x + 1",
+        "let y = await new Promise(r => setTimeout(() => r(100), 10))",
+        "y + x",
+        "let z = 5",
+        "z * 2",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["42", "141", "10"], "stdout", result)
+    if result.err.strip():
+        raise Failure("unexpected stderr\n" + show(result))
+
+
+def pipe_exception_continues(hostloop: str) -> None:
+    result = run_piped(hostloop, [
+        "throw new Error('boom')",
+        "'still here'",
+        "null.property",
+        "await Promise.reject(new Error('async boom'))",
+        "'still here 2'",
+        "throw 'a string'",
+        "'the end'",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.err, [re.compile(r"^Uncaught Error: boom$", re.M),
+                                 re.compile(r"^Uncaught TypeError: Cannot read propert", re.M),
+                                 re.compile(r"^Uncaught Error: async boom$", re.M),
+                                 re.compile(r"^Uncaught 'a string'$", re.M)], "stderr", result)
+    expect_in_order(result.out, ["'still here'", "'still here 2'", "'the end'"], "stdout", result)
+    if "Uncaught" in result.out:
+        raise Failure("an error report went to stdout\n" + show(result))
+
+
+def pipe_syntax_error_continues(hostloop: str) -> None:
+    """A syntax error is an exception like any other: "Uncaught SyntaxError: ..."
+    on stderr (repl.h: errors print as "Uncaught ..."; node's REPL prints
+    "Uncaught SyntaxError: Unexpected token '*'"), and the session goes on."""
+    result = run_piped(hostloop, ["1 +* 2", "'after the syntax error'"])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["'after the syntax error'"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Uncaught SyntaxError: Unexpected token '\*'$", re.M)],
+                    "stderr", result)
+
+
+def pipe_exit_at_once(hostloop: str) -> None:
+    """`.exit` ends the session at once, with stdin still open: a pending timer
+    never fires, later lines are not evaluated."""
+    started = time.monotonic()
+    result = run_piped(hostloop, [
+        "setTimeout(() => console.log('late timer'), 30000)",
+        "'before exit'",
+        ".exit",
+        "'after exit'",
+    ], close_stdin=False, timeout=20)
+    took = time.monotonic() - started
+    check_clean_exit(result, "the REPL after .exit (stdin still open)")
+    expect_in_order(result.out, ["'before exit'"], "stdout", result)
+    for unwanted in ("late timer", "after exit"):
+        if unwanted in result.out:
+            raise Failure(f"stdout contains {unwanted!r}\n" + show(result))
+    if took > 15:
+        raise Failure(f".exit took {took:.1f} s")
+
+
+def pipe_exit_with_spaces(hostloop: str) -> None:
+    result = run_piped(hostloop, ["'one'", "  .exit  ", "'two'"], close_stdin=False, timeout=20)
+    check_clean_exit(result, "the REPL after '  .exit  '")
+    if "'two'" in result.out:
+        raise Failure("a line after .exit was evaluated\n" + show(result))
+
+
+def pipe_eof_ends(hostloop: str) -> None:
+    result = run_piped(hostloop, ["1 + 1"])
+    check_clean_exit(result, "the REPL at EOF")
+    expect_in_order(result.out, ["2"], "stdout", result)
+    # No input at all.
+    empty = run_piped(hostloop, [])
+    check_clean_exit(empty, "the REPL on empty input")
+    # A last line without a newline is still evaluated.
+    cwd = tempfile.mkdtemp(prefix="hostloop-repl-")
+    try:
+        proc = subprocess.run([hostloop], cwd=cwd, input=b"'no newline'", capture_output=True, timeout=30)
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+    partial = Piped(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+    check_clean_exit(partial, "the REPL at EOF after a line without a newline")
+    expect_in_order(partial.out, ["'no newline'"], "stdout", partial)
+
+
+def pipe_eof_during_await(hostloop: str) -> None:
+    """EOF while a top-level await is pending: the result still prints, and the
+    lines queued behind it still run, then the REPL ends."""
+    result = run_piped(hostloop, [
+        "await new Promise(r => setTimeout(() => r('late value'), 150))",
+        "'queued after it'",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["'late value'", "'queued after it'"], "stdout", result)
+
+
+def pipe_sigint_ends(hostloop: str) -> None:
+    """On piped input, SIGINT ends the session (repl.cc: non-interactive)."""
+    def interrupt(proc):
+        deadline = time.monotonic() + WAIT_S
+        # The first result shows the REPL is running (its SIGINT handler set).
+        line = proc.stdout.readline()
+        if line.strip() != b"'ready'" or time.monotonic() > deadline:
+            raise Failure(f"no 'ready' from the REPL (got {line!r})")
+        proc.send_signal(signal.SIGINT)
+
+    result = run_piped(hostloop, ["'ready'", "setTimeout(() => console.log('late'), 30000)"],
+                       close_stdin=False, timeout=20, before_close=interrupt)
+    check_clean_exit(result, "the REPL after SIGINT")
+    if "late" in result.out:
+        raise Failure("the timer fired\n" + show(result))
+
+
+PIPE_CASES = [
+    ("pipe: a timer fires during a pending top-level await; the next line waits", pipe_timer_then_await),
+    ("pipe: multi-line input (function, template, object literal)", pipe_multiline_function),
+    ("pipe: declarations with top-level await persist (const x = await ...; x + 1)", pipe_await_declaration),
+    ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
+    ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
+    ("pipe: .exit ends at once (stdin open, a pending timer never prints)", pipe_exit_at_once),
+    ("pipe: .exit with surrounding spaces", pipe_exit_with_spaces),
+    ("pipe: EOF ends the session", pipe_eof_ends),
+    ("pipe: EOF during a pending await: the result and queued lines still come", pipe_eof_during_await),
+    ("pipe: SIGINT ends a piped session", pipe_sigint_ends),
+]
+
+
+# ---------------------------------------------------------------------------
+# tmux cases
+# ---------------------------------------------------------------------------
+
+class Tmux:
+    """One tmux session running the REPL, on this run's private tmux server.
+    The pane's command is `HOSTLOOP; echo EXITED rc=$?; sleep 30`, so the
+    screen stays readable after the REPL exits."""
+
+    socket = f"hostloop-repl-test-{os.getpid()}"
+    counter = 0
+
+    def __init__(self, hostloop: str, cwd: str):
+        Tmux.counter += 1
+        self.name = f"repl{Tmux.counter}"
+        command = f"{shlex.quote(hostloop)}; echo EXITED rc=$?; sleep 30"
+        self.tmux("new-session", "-d", "-s", self.name, "-x", "120", "-y", "40", "-c", cwd, command)
+        self.log = []  # screens captured at the checkpoints, for failure messages
+
+    @staticmethod
+    def tmux(*args, check=True) -> str:
+        proc = subprocess.run(["tmux", "-L", Tmux.socket, "-f", "/dev/null", *args],
+                              capture_output=True, text=True, timeout=30)
+        if check and proc.returncode != 0:
+            raise Failure(f"tmux {' '.join(args)} failed: {proc.stderr.strip()}")
+        return proc.stdout
+
+    socket_path = None
+
+    @staticmethod
+    def start_server() -> None:
+        """Starts the private server with a session that keeps it alive between
+        cases (a server whose last session ends exits, and a new session
+        started at that moment fails)."""
+        Tmux.tmux("new-session", "-d", "-s", "keepalive", "sleep 3600")
+        Tmux.socket_path = Tmux.tmux("display-message", "-p", "-t", "keepalive", "#{socket_path}").strip()
+
+    @staticmethod
+    def kill_server() -> None:
+        subprocess.run(["tmux", "-L", Tmux.socket, "kill-server"], capture_output=True, timeout=30)
+        if Tmux.socket_path:
+            try:
+                os.unlink(Tmux.socket_path)
+            except OSError:
+                pass
+
+    def type(self, text: str) -> None:
+        """Types text literally (no key names)."""
+        self.tmux("send-keys", "-t", self.name, "-l", text)
+
+    def keys(self, *names: str) -> None:
+        """Sends named keys: Enter, Left, BSpace, Up, C-c, C-d, ..."""
+        self.tmux("send-keys", "-t", self.name, *names)
+
+    def screen(self) -> str:
+        """The visible screen, trailing spaces and trailing empty lines removed."""
+        lines = [line.rstrip() for line in self.tmux("capture-pane", "-p", "-t", self.name).splitlines()]
+        return "\n".join(lines).rstrip("\n")
+
+    def kill(self) -> None:
+        self.tmux("kill-session", "-t", self.name, check=False)
+
+    def wait_for(self, predicate: Callable[[str], bool], what: str, timeout: float = WAIT_S) -> str:
+        """Polls the screen until predicate(screen) holds; fails with the last
+        screen after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if predicate(text):
+                return text
+            for marker in CRASH_MARKERS:
+                if marker in text:
+                    raise Failure(f"crash report on the screen while waiting for {what}: {marker!r}\n"
+                                  f"---- screen ----\n{text}")
+            if re.search(r"^EXITED rc=(?!0$)", text, re.M):
+                raise Failure(f"the REPL exited with an error while waiting for {what}\n---- screen ----\n{text}")
+            if time.monotonic() > deadline:
+                raise Failure(f"timed out after {timeout:.0f} s waiting for {what}\n---- screen ----\n{text}")
+            time.sleep(0.05)
+
+    def wait_line(self, pattern: str, what: str, after: int = 0, timeout: float = WAIT_S) -> str:
+        """Waits for a whole screen line matching `pattern` (a regex), found
+        among the lines from index `after` on."""
+        regex = re.compile(pattern)
+        return self.wait_for(lambda s: any(regex.fullmatch(l) for l in s.splitlines()[after:]), what, timeout)
+
+    def line_count(self) -> int:
+        """The number of lines up to the last non-empty one."""
+        return len(self.screen().splitlines())
+
+    def wait_prompt(self, typed: str = "", what: str = "") -> str:
+        """Waits until the last non-empty line is the prompt followed by `typed`."""
+        want = ("> " + typed).rstrip()
+        return self.wait_for(lambda s: last_line(s) == want, what or f"the prompt line {want!r}")
+
+    def snapshot(self, label: str) -> None:
+        self.log.append(f"---- {label} ----\n{self.screen()}")
+
+
+def last_line(screen: str) -> str:
+    lines = [line for line in screen.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def start_repl(hostloop: str, cwd: str) -> Tmux:
+    session = Tmux(hostloop, cwd)
+    session.wait_for(lambda s: "Welcome to hostloop" in s and last_line(s) == ">", "the banner and the first prompt")
+    return session
+
+
+CAPTURES = []  # (label, screen) shown at the end for the record
+
+
+def tmux_result_after_enter(session: Tmux) -> None:
+    session.type("6 * 7")
+    session.wait_prompt("6 * 7")
+    session.keys("Enter")
+    session.wait_line(r"42", "the result 42")
+    session.wait_prompt(what="a new prompt after the result")
+
+
+def tmux_line_editing(session: Tmux) -> None:
+    # Left twice puts the cursor before " 2"; BSpace deletes the "+"; "*" goes
+    # in its place: "10 + 2" becomes "10 * 2" (20; unedited it would be 12).
+    session.type("10 + 2")
+    session.wait_prompt("10 + 2")
+    session.keys("Left", "Left", "BSpace")
+    session.wait_prompt("10  2", "the line after Left, Left, BSpace")
+    session.type("*")
+    screen = session.wait_prompt("10 * 2", "the edited line '> 10 * 2'")
+    CAPTURES.append(("line editing: typed '10 + 2', Left Left BSpace, typed '*'", screen))
+    session.keys("Enter")
+    session.wait_line(r"20", "the result of the edited line, 20")
+    # Ctrl-A (start of line) and Ctrl-E (end of line): "40 + 5" -> "140 + 50".
+    session.wait_prompt()
+    session.type("40 + 5")
+    session.wait_prompt("40 + 5")
+    session.keys("C-a")
+    session.type("1")
+    session.wait_prompt("140 + 5", "the line after Ctrl-A and '1'")
+    session.keys("C-e")
+    session.type("0")
+    screen = session.wait_prompt("140 + 50", "the line after Ctrl-E and '0'")
+    CAPTURES.append(("line editing: typed '40 + 5', Ctrl-A, '1', Ctrl-E, '0'", screen))
+    session.keys("Enter")
+    session.wait_line(r"190", "the result 190")
+
+
+def tmux_history(session: Tmux) -> None:
+    line = "globalThis.n = (globalThis.n ?? 0) + 1"
+    session.type(line)
+    session.wait_prompt(line)
+    session.keys("Enter")
+    session.wait_line(r"1", "the first result, 1")
+    session.wait_prompt(what="the prompt after the first result")
+    session.type("'something else'")
+    session.keys("Enter")
+    session.wait_line(r"'something else'", "the second input's result")
+    session.wait_prompt()
+    session.keys("Up", "Up")
+    screen = session.wait_prompt(line, "Up, Up recalling the first line")
+    CAPTURES.append(("history: Up, Up recalls the first line", screen))
+    session.keys("Enter")
+    session.wait_line(r"2", "the re-evaluated line's result, 2")
+    session.wait_prompt()
+    session.keys("Up")
+    session.wait_prompt(line, "Up recalling the same line again")
+    session.keys("Enter")
+    session.wait_line(r"3", "the result 3")
+
+
+def tmux_timer_output_while_waiting(session: Tmux) -> None:
+    # The message is built at run time, so the echoed input does not contain it.
+    session.type("setTimeout(() => console.log('TIMER' + '-OUT'), 1500)")
+    session.keys("Enter")
+    session.wait_prompt(what="the prompt after scheduling the timer")
+    # Typed, not entered: the timer fires while the prompt waits with it.
+    session.type("'half typed")
+    session.wait_prompt("'half typed")
+    screen = session.wait_line(r"TIMER-OUT", "the timer's output while the prompt waits")
+    # The prompt and the partial input are drawn again below the output.
+    screen = session.wait_prompt("'half typed", "the prompt and the partial input redrawn after the timer's output")
+    lines = screen.splitlines()
+    out_index = max(i for i, l in enumerate(lines) if l == "TIMER-OUT")
+    if not any(l == "> 'half typed" for l in lines[out_index + 1:]):
+        raise Failure("the prompt was not redrawn below the timer's output\n" + screen)
+    CAPTURES.append(("timer output while the prompt waits with partial input", screen))
+    session.type("'")
+    session.keys("Enter")
+    session.wait_line(r"'half typed'", "the completed input's result")
+
+
+def tmux_ctrl_c_clears_partial_input(session: Tmux) -> None:
+    session.type("'discard me'")
+    session.wait_prompt("'discard me'", "the partial input on screen (read by the REPL)")
+    before = session.line_count()
+    session.keys("C-c")
+    # A fresh, empty prompt on a new line (as node draws it).
+    problems = []
+    try:
+        screen = session.wait_for(lambda s: len(s.splitlines()) > before and last_line(s) == ">",
+                                  "a fresh empty prompt below the line after Ctrl-C", timeout=5)
+        CAPTURES.append(("Ctrl-C with partial input", screen))
+    except Failure as failure:
+        CAPTURES.append(("Ctrl-C with partial input: the screen 5 s later", session.screen()))
+        problems.append(str(failure).split("\n")[0])
+    # What is typed next is a new input on its own.
+    session.type("'ke' + 'pt'")
+    session.keys("Enter")
+    screen = session.wait_for(lambda s: re.search(r"^'kept'$", s, re.M) or "Uncaught" in s or "SyntaxError" in s,
+                              "the result of the line typed after Ctrl-C")
+    CAPTURES.append(("Ctrl-C with partial input, then typed 'kept' and Enter", screen))
+    if not re.search(r"^'kept'$", screen, re.M) or "SyntaxError" in screen:
+        problems.append("Ctrl-C did not discard the partial input: the next line was evaluated with it")
+    if problems:
+        raise Failure("\n".join(problems) + "\n---- screen ----\n" + screen)
+
+
+def tmux_ctrl_c_empty_line_hint_and_prompt(session: Tmux) -> None:
+    """Ctrl-C on an empty line prints the hint, then a fresh prompt (repl.cc:
+    "Redraws the prompt on a fresh line"; node does the same)."""
+    session.keys("C-c")
+    session.wait_for(lambda s: "(To exit, press Ctrl+C again or Ctrl+D or type .exit)" in s,
+                     "the hint after Ctrl-C")
+    try:
+        screen = session.wait_for(lambda s: s.splitlines()[-1] == ">" and "(To exit" in s.splitlines()[-2],
+                                  "a fresh prompt '>' below the hint", timeout=5)
+    except Failure:
+        CAPTURES.append(("Ctrl-C on an empty line: the screen 5 s later", session.screen()))
+        raise
+    CAPTURES.append(("Ctrl-C on an empty line: hint and prompt", screen))
+    session.type("6 * 7")
+    session.keys("Enter")
+    session.wait_line(r"42", "a result after the hint")
+
+
+def tmux_ctrl_c_twice_exits(session: Tmux) -> None:
+    session.keys("C-c")
+    screen = session.wait_for(lambda s: "(To exit, press Ctrl+C again or Ctrl+D or type .exit)" in s,
+                              "the hint after the first Ctrl-C")
+    CAPTURES.append(("Ctrl-C on an empty line", screen))
+    session.keys("C-c")
+    screen = session.wait_line(r"EXITED rc=0", "the exit after the second Ctrl-C")
+    CAPTURES.append(("Ctrl-C twice on an empty line", screen))
+
+
+def tmux_ctrl_c_then_input_does_not_exit(session: Tmux) -> None:
+    """A Ctrl-C on an empty line, then input: the next Ctrl-C is a first one again."""
+    session.keys("C-c")
+    session.wait_for(lambda s: "(To exit" in s, "the hint after Ctrl-C")
+    session.type("'typed in between'")
+    session.keys("Enter")
+    session.wait_line(r"'typed in between'", "the result in between")
+    session.wait_prompt()
+    count = session.screen().count("(To exit")
+    session.keys("C-c")
+    session.wait_for(lambda s: s.count("(To exit") > count, "the hint again (not an exit)")
+    if "EXITED" in session.screen():
+        raise Failure("the REPL exited on a Ctrl-C that followed other input\n" + session.screen())
+    session.keys("C-c")
+    session.wait_line(r"EXITED rc=0", "the exit after two Ctrl-C in a row")
+
+
+def tmux_ctrl_d_exits(session: Tmux) -> None:
+    session.keys("C-d")
+    session.wait_line(r"EXITED rc=0", "the exit after Ctrl-D")
+
+
+def tmux_dot_exit(session: Tmux) -> None:
+    session.type("setTimeout(() => console.log('LATE' + 'TIMER'), 60000)")
+    session.keys("Enter")
+    session.wait_prompt()
+    session.type(".exit")
+    session.keys("Enter")
+    session.wait_line(r"EXITED rc=0", "the exit after .exit (a 60 s timer pending)")
+
+
+def tmux_multiline_and_errors(session: Tmux) -> None:
+    session.type("function seven() {")
+    session.keys("Enter")
+    session.wait_for(lambda s: last_line(s) == "...", "the continuation prompt '... '")
+    session.type("return 7; }")
+    session.keys("Enter")
+    session.wait_prompt(what="the prompt after the function")
+    session.type("seven() * 6")
+    session.keys("Enter")
+    session.wait_line(r"42", "the result 42")
+    session.type("null.x")
+    session.keys("Enter")
+    session.wait_for(lambda s: re.search(r"^Uncaught TypeError", s, re.M), "Uncaught TypeError")
+    session.wait_prompt(what="the prompt after the error")
+    session.type("await new Promise(r => setTimeout(() => r('slow' + 'ly'), 300))")
+    session.keys("Enter")
+    session.wait_line(r"'slowly'", "the awaited result")
+    session.wait_prompt(what="the prompt after the await")
+
+
+TMUX_CASES = [
+    ("tmux: a result prints after Enter", tmux_result_after_enter),
+    ("tmux: line editing (Left, BSpace, Ctrl-A, Ctrl-E)", tmux_line_editing),
+    ("tmux: history (Up recalls a previous line, Enter re-evaluates it)", tmux_history),
+    ("tmux: a timer's output appears while the prompt waits", tmux_timer_output_while_waiting),
+    ("tmux: Ctrl-C with partial input clears the line", tmux_ctrl_c_clears_partial_input),
+    ("tmux: Ctrl-C on an empty line prints the hint and a fresh prompt", tmux_ctrl_c_empty_line_hint_and_prompt),
+    ("tmux: Ctrl-C twice on an empty line exits", tmux_ctrl_c_twice_exits),
+    ("tmux: Ctrl-C, input, Ctrl-C does not exit", tmux_ctrl_c_then_input_does_not_exit),
+    ("tmux: Ctrl-D exits", tmux_ctrl_d_exits),
+    ("tmux: .exit exits", tmux_dot_exit),
+    ("tmux: multi-line input, errors and top-level await", tmux_multiline_and_errors),
+]
+
+
+def run_tmux_case(hostloop: str, function) -> None:
+    cwd = tempfile.mkdtemp(prefix="hostloop-repl-")
+    session = None
+    try:
+        session = start_repl(hostloop, cwd)
+        function(session)
+    finally:
+        if session is not None:
+            session.kill()
+        shutil.rmtree(cwd, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# The runner
+# ---------------------------------------------------------------------------
+
+def main() -> int:
+    if len(sys.argv) < 2:
+        print("usage: repl_test.py HOSTLOOP [NAME_SUBSTRING...]", file=sys.stderr)
+        return 2
+    hostloop = os.path.abspath(sys.argv[1])
+    filters = sys.argv[2:]
+    selected = [(name, fn, kind) for kind, cases in (("pipe", PIPE_CASES), ("tmux", TMUX_CASES))
+                for name, fn in cases if not filters or any(f in name for f in filters)]
+    have_tmux = shutil.which("tmux") is not None
+    if not have_tmux and any(kind == "tmux" for _, _, kind in selected):
+        print("note: tmux is not installed; the interactive (tmux) cases are skipped")
+        selected = [case for case in selected if case[2] != "tmux"]
+    failed = []
+    try:
+        if any(kind == "tmux" for _, _, kind in selected):
+            Tmux.start_server()
+        for name, function, kind in selected:
+            try:
+                if kind == "tmux":
+                    run_tmux_case(hostloop, function)
+                else:
+                    function(hostloop)
+            except Failure as failure:
+                failed.append(name)
+                print(f"FAIL {name}")
+                print("  " + str(failure).replace("\n", "\n  "))
+            except (OSError, subprocess.SubprocessError) as error:
+                failed.append(name)
+                print(f"FAIL {name}\n  {type(error).__name__}: {error}")
+            else:
+                print(f"ok   {name}")
+            sys.stdout.flush()
+    finally:
+        if have_tmux:
+            Tmux.kill_server()
+    if CAPTURES:
+        print("\nscreens captured at the checkpoints:")
+        for label, screen in CAPTURES:
+            body = "\n".join(screen.rstrip("\n").splitlines()[-14:])
+            print(f"---- {label} ----\n{body}")
+    print(f"\n{len(selected) - len(failed)} of {len(selected)} cases passed")
+    if failed:
+        print("failed:\n  " + "\n  ".join(failed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
