@@ -18,9 +18,10 @@
 //      eventfd), then: due work left -> no wait; else wait until the earliest
 //      deadline of any lane; nothing scheduled -> wait without timeout, or
 //      return from Run() when nothing keeps the loop alive (J3).
-//   6. Poll. Block in epoll for that long (zero when work is due, so fds are
-//      serviced even while a lane is flooded, L4), disarm the waker, and
-//      dispatch ready fds (at most kMaxEventsPerPass).
+//   6. Poll. Block in epoll for that long and dispatch ready fds (at most
+//      kMaxEventsPerPass). When work is already due the wait is zero, and it
+//      happens at most every 250 us, so fds are serviced even while a lane is
+//      flooded (L4) without a syscall per pass.
 //
 // Every entry (ordered, internal, fd callback) is followed by the entry
 // observers, which the V8 layer uses for its microtask checkpoint (L5).
@@ -305,6 +306,7 @@ class Looper {
   std::vector<LooperRemote::InboxEntry> inbox_spare_;
   std::size_t due_now_keep_alive_ = 0;
   TimePoint pass_now_{};
+  TimePoint last_fd_poll_{};
   std::unordered_map<WatchId, std::shared_ptr<Watch>> watches_;
   WatchId next_watch_id_ = 1;
   std::size_t keep_alive_watches_ = 0;

@@ -383,12 +383,18 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
     return;
   }
   if (!runtime->InternalFunction("deliverPortMessage").ToLocal(&deliver)) return;
-  v8::Local<v8::Array> port_array = v8::Array::New(isolate, static_cast<int>(ports.size()));
-  for (std::size_t i = 0; i < ports.size(); ++i) {
-    port_array->Set(context, static_cast<uint32_t>(i), ports[i]).FromMaybe(false);
+  v8::Local<v8::Value> port_array = v8::Undefined(isolate);
+  if (!ports.empty()) {
+    v8::Local<v8::Array> array = v8::Array::New(isolate, static_cast<int>(ports.size()));
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+      array->Set(context, static_cast<uint32_t>(i), ports[i]).FromMaybe(false);
+    }
+    port_array = array;
   }
-  v8::Local<v8::Value> argv[] = {target, data, port_array};
-  runtime->CallAndReport(deliver, v8::Undefined(isolate), 3, argv);
+  // The event's timeStamp, read here (a clock read) rather than by the event
+  // constructor through a native call.
+  v8::Local<v8::Value> argv[] = {target, data, port_array, v8::Number::New(isolate, runtime->NowMs())};
+  runtime->CallAndReport(deliver, v8::Undefined(isolate), 4, argv);
 }
 
 std::span<const HostFunction> MessagePortHandle::Functions() {

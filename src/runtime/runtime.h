@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -165,7 +166,8 @@ class Runtime {
   const RuntimeOptions& options() const { return options_; }
   // The object shared by the internal JS files (runtime/js/*.js).
   v8::Local<v8::Object> internals() const { return internals_.Get(isolate_); }
-  // internals[name] if it is a function.
+  // internals[name] if it is a function. `name` must be a string literal
+  // (the lookup is cached by its address).
   v8::MaybeLocal<v8::Function> InternalFunction(const char* name);
   // MessagePort's template, and whether the runtime itself is constructing
   // a port (script may not: "Illegal constructor").
@@ -195,6 +197,7 @@ class Runtime {
   v8host::RuntimeKey runtime_key_ = 0;
   v8::Global<v8::Context> context_;
   v8::Global<v8::Object> internals_;
+  std::unordered_map<const char*, v8::Global<v8::Function>> internal_functions_;
   v8::Global<v8::FunctionTemplate> message_port_template_;
   bool constructing_port_ = false;
   std::unordered_set<MessagePortHandle*> port_handles_;

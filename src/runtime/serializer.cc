@@ -206,6 +206,21 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
   if (!CollectTransfer(runtime, transfer, source_port, &buffers, &ports)) return nullptr;
 
   auto message = std::make_unique<SerializedMessage>();
+  if (buffers.empty() && ports.empty()) {
+    using Inline = SerializedMessage::Inline;
+    if (value->IsNumber()) {
+      message->inline_value = Inline::kNumber;
+      message->number = value.As<v8::Number>()->Value();
+      return message;
+    }
+    if (value->IsUndefined() || value->IsNull() || value->IsBoolean()) {
+      message->inline_value = value->IsUndefined() ? Inline::kUndefined
+                              : value->IsNull()    ? Inline::kNull
+                              : value->IsTrue()    ? Inline::kTrue
+                                                   : Inline::kFalse;
+      return message;
+    }
+  }
   SerializerDelegate delegate(isolate, message.get(), ports);
   v8::ValueSerializer serializer(isolate, &delegate);
   delegate.set_serializer(&serializer);
@@ -234,6 +249,20 @@ v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& messa
   // No handle scope of its own: the ports it creates belong to the caller's.
   v8::Isolate* isolate = runtime->isolate();
   v8::Local<v8::Context> context = runtime->context();
+  switch (message.inline_value) {
+    case SerializedMessage::Inline::kNone:
+      break;
+    case SerializedMessage::Inline::kUndefined:
+      return v8::Undefined(isolate);
+    case SerializedMessage::Inline::kNull:
+      return v8::Null(isolate);
+    case SerializedMessage::Inline::kTrue:
+      return v8::True(isolate);
+    case SerializedMessage::Inline::kFalse:
+      return v8::False(isolate);
+    case SerializedMessage::Inline::kNumber:
+      return v8::Number::New(isolate, message.number);
+  }
   DeserializerDelegate delegate(runtime, &message, ports);
   v8::ValueDeserializer deserializer(isolate, message.data.get(), message.size, &delegate);
   delegate.set_deserializer(&deserializer);

@@ -32,6 +32,11 @@ struct SerializedMessage {
   std::vector<v8::CompiledWasmModule> wasm_modules;
   // Set by PortCore::Enqueue: delivered through the internal lane.
   bool cross_thread = false;
+  // Primitives other than strings skip V8's serializer (a message that is a
+  // number is common, and the serializer's set-up dominated it).
+  enum class Inline : uint8_t { kNone, kUndefined, kNull, kTrue, kFalse, kNumber };
+  Inline inline_value = Inline::kNone;
+  double number = 0;
 };
 
 // Serializes `value`, moving what `transfer` lists (ArrayBuffers, MessagePorts;

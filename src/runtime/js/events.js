@@ -411,10 +411,15 @@ function initializeEventState(event, type, eventInitDict) {
     initialized: true,
     dispatch: false,
     isTrusted: false,
-    // Step 5: the current high resolution time.
-    timeStamp: host.now(),
+    // Step 5: the current high resolution time (given by the host for the
+    // events it creates, which saves a native call per message).
+    timeStamp: creatingInternally && internalTimeStamp !== undefined ? internalTimeStamp : host.now(),
   });
 }
+
+// Set around `new` by internals.newMessageEvent.
+let creatingInternally = false;
+let internalTimeStamp;
 
 // https://dom.spec.whatwg.org/#set-the-canceled-flag
 function setTheCanceledFlag(state) {
@@ -1798,9 +1803,14 @@ internals.fireEvent = fireEvent;
 // A MessageEvent for a delivered message: `data` is the message as it is,
 // undefined included (the MessageEventInit dictionary would turn undefined
 // into its default, null).
-internals.newMessageEvent = (type, data, ports) => {
-  const event = new MessageEvent(type, { ports });
-  messageEventState(event).data = data;
+internals.newMessageEvent = (type, data, ports, timeStamp) => {
+  creatingInternally = true;
+  internalTimeStamp = timeStamp;
+  const event = new MessageEvent(type);
+  creatingInternally = false;
+  const state = messageEventState(event);
+  state.data = data;
+  if (ports !== undefined) state.ports = ObjectFreeze(ports);
   return event;
 };
 // internals.defineEventHandler(prototype, name, { errorSignature, brandCheck, onSet }).

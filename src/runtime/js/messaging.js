@@ -121,8 +121,8 @@ internals.defineEventHandler(MessagePort.prototype, 'message', {
 });
 internals.defineEventHandler(MessagePort.prototype, 'messageerror', { brandCheck: isMessagePort });
 
-internals.deliverPortMessage = function deliverPortMessage(port, data, transferredPorts) {
-  const event = internals.newMessageEvent('message', data, transferredPorts);
+internals.deliverPortMessage = function deliverPortMessage(port, data, transferredPorts, timeStamp) {
+  const event = internals.newMessageEvent('message', data, transferredPorts, timeStamp);
   internals.markTrusted(event);
   internals.dispatchEvent(port, event);
 };
