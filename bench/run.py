@@ -40,6 +40,11 @@ JS_DIR = os.path.join(BENCH_DIR, "js")
 PEERS_DIR = os.path.join(BENCH_DIR, "peers", "node_modules")
 
 RUNTIMES = ["hostloop", "node", "deno", "bun"]
+PEERS = ["node", "deno", "bun"]
+# A ratio target's reference that means "the best of the peers measured in this run" (the
+# lowest value for an at_most target, the highest for an at_least one), e.g.
+# at_most(1.0, FASTEST_PEER): hostloop at least as fast as the fastest peer present.
+FASTEST_PEER = "fastest peer"
 PEER_BINARIES = {
     "deno": [os.path.join(PEERS_DIR, "@deno", "linux-x64-glibc", "deno")],
     "bun": [
@@ -58,8 +63,8 @@ class Target:
 
     Absolute (ref=None): hostloop's value `op` value, e.g. Target("<=", 25) for "<= 25 ms".
     Ratio (ref set): hostloop's value / the reference's value `op` value, where ref is a
-    runtime name for startup/js rows ("node") or a benchmark name for gbench rows
-    ("BM_EventfdPingPongFloor"), both measured in the same run.
+    runtime name for startup/js rows ("node"), FASTEST_PEER (the best peer of the run), or a
+    benchmark name ("BM_EventfdPingPongFloor"), all measured in the same run.
     """
 
     op: str
@@ -225,6 +230,20 @@ ROWS = [
             Metric("worst_gap_ms", "worker flood: worst 1 ms-interval gap beyond period", "ms",
                    at_most(2)),
             Metric("period_ms", "worker flood: interval period before the flood", "ms"),
+        ],
+    ),
+    Row(
+        # 10,000 ~1 KB files read at once (Promise.all), each runtime with its own async
+        # whole-file read; set-up and clean-up untimed. hostloop: at least as fast as the
+        # fastest peer of the run.
+        "fs_read_10k",
+        "js",
+        script="fs_read_10k.mjs",
+        timeout_s=120,
+        metrics=[
+            Metric("ms", "fs: read 10k x 1 KB files, Promise.all", "ms",
+                   at_most(1.0, FASTEST_PEER)),
+            Metric("files_per_s", "fs: read 10k x 1 KB files, rate", "files/s"),
         ],
     ),
     # C++ loop benchmarks (hostloop only; the peer columns show "-"). All selected gbench rows
@@ -868,7 +887,7 @@ def gbench_ref(row: Row, m: Metric) -> Optional[str]:
     """The benchmark a startup/js/idle row's target refers to (a ref that is not a runtime,
     e.g. at_most(1.1, "BM_EventfdPingPongFloor")), or None."""
     t = m.target
-    if row.kind == "gbench" or t is None or t.ref is None or t.ref in RUNTIMES:
+    if row.kind == "gbench" or t is None or t.ref is None or t.ref in RUNTIMES or t.ref == FASTEST_PEER:
         return None
     return t.ref
 
@@ -987,6 +1006,7 @@ class Line:
     ratio: Optional[float] = None
     ref_value: Optional[float] = None
     verdict: str = "-"
+    ref_name: Optional[str] = None  # the peer a FASTEST_PEER target resolved to
 
 
 def evaluate(line: Line, gb: dict) -> None:
@@ -1004,6 +1024,13 @@ def evaluate(line: Line, gb: dict) -> None:
         # A benchmark's real time, in this metric's time unit.
         ref_metric = dataclasses.replace(line.metric, key=t.ref, counter=None, field="real_time")
         ref = gbench_value(gb.get(t.ref), ref_metric)
+    elif t.ref == FASTEST_PEER:
+        measured = [(line.cells[p].value, p) for p in PEERS
+                    if p in line.cells and line.cells[p].value is not None]
+        if not measured:
+            return
+        pick = min if t.op in ("<=", "<") else max
+        ref, line.ref_name = pick(measured)
     else:
         ref = line.cells.get(t.ref, Cell()).value
     if ref is None or ref == 0:
@@ -1163,6 +1190,9 @@ def main(argv=None) -> int:
             ln = Line(row, m, {rt: results[row.name][rt][m.key] for rt in RUNTIMES})
             evaluate(ln, gb)
             lines.append(ln)
+            if ln.ref_name:
+                notes.append(f"{row.name}.{m.key}: the fastest peer is {ln.ref_name} "
+                             f"({fmt_num(ln.ref_value)} {m.unit})")
     elapsed = time.time() - started
 
     payload = {
