@@ -140,8 +140,7 @@ void Repl::OnReadlineLine(char* line) {
 void Repl::ResumeInput() {
   if (!interactive_ || exited_) return;
   runtime_->FlushOutput();
-  rl_callback_handler_install(buffer_.empty() ? "> " : "... ", OnReadlineLine);
-  at_prompt_ = true;
+  ReinstallHandler(buffer_.empty() ? "> " : "... ");
   if (stdin_watch_ == 0) {
     auto watch = looper_->WatchFd(0, EPOLLIN, [this](uint32_t) { OnStdinReadable(); });
     if (watch.ok()) stdin_watch_ = watch.value();
@@ -188,7 +187,6 @@ void Repl::OnInterrupt() {
   bool has_input = !buffer_.empty() || rl_end > 0;
   if (has_input) {
     buffer_.clear();
-    rl_replace_line("", 0);
     std::printf("\n");
     interrupted_once_ = false;
   } else if (interrupted_once_) {
@@ -200,8 +198,17 @@ void Repl::OnInterrupt() {
     interrupted_once_ = true;
   }
   std::fflush(stdout);
-  // Redraws the prompt on a fresh line.
-  rl_callback_handler_install("> ", OnReadlineLine);
+  // A fresh, empty line with the prompt.
+  ReinstallHandler("> ");
+}
+
+// Leaving character mode and entering it again makes libedit reset its line
+// buffer and draw the prompt; installing the handler while it is already in
+// character mode would do neither.
+void Repl::ReinstallHandler(const char* prompt) {
+  rl_callback_handler_remove();
+  rl_callback_handler_install(prompt, OnReadlineLine);
+  at_prompt_ = true;
 }
 
 void Repl::HandleLine(std::string line) {
@@ -359,7 +366,7 @@ void Repl::PrintValue(v8::Local<v8::Value> value) {
 }
 
 void Repl::PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
-  runtime_->PrintError(exception, message, "Uncaught");
+  runtime_->PrintError(exception, message, "Uncaught", /*source_context=*/false);
 }
 
 void Repl::Exit() {

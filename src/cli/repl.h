@@ -50,6 +50,7 @@ class Repl {
   void PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
   void ShowPrompt();
   void ResumeInput();
+  void ReinstallHandler(const char* prompt);
   void Exit();
 
   runtime::Runtime* const runtime_;

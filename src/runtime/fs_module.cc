@@ -276,19 +276,28 @@ bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, st
 }
 
 // Reads `options.name` (or `options` itself when it is a string, for
-// "encoding").
-v8::Local<v8::Value> Option(const v8::FunctionCallbackInfo<v8::Value>& info, int index,
-                            const char* name) {
+// "encoding"). A getter that throws rejects the call's promise (and nothing
+// is done): returns false then.
+bool Option(const v8::FunctionCallbackInfo<v8::Value>& info, int index, const char* name,
+            v8::Local<v8::Value>* out) {
   v8::Isolate* isolate = info.GetIsolate();
-  if (info.Length() <= index) return v8::Undefined(isolate);
+  *out = v8::Undefined(isolate);
+  if (info.Length() <= index) return true;
   v8::Local<v8::Value> options = info[index];
-  if (options->IsString() && std::strcmp(name, "encoding") == 0) return options;
-  if (!options->IsObject()) return v8::Undefined(isolate);
-  v8::Local<v8::Value> value;
-  if (!options.As<v8::Object>()->Get(isolate->GetCurrentContext(), V8Symbol(isolate, name)).ToLocal(&value)) {
-    return v8::Undefined(isolate);
+  if (options->IsString() && std::strcmp(name, "encoding") == 0) {
+    *out = options;
+    return true;
   }
-  return value;
+  if (!options->IsObject()) return true;
+  v8::TryCatch try_catch(isolate);
+  if (!options.As<v8::Object>()->Get(isolate->GetCurrentContext(), V8Symbol(isolate, name)).ToLocal(out)) {
+    if (try_catch.HasTerminated()) return false;
+    v8::Local<v8::Value> exception = try_catch.Exception();
+    try_catch.Reset();
+    Reject(info, exception);
+    return false;
+  }
+  return true;
 }
 
 void SettleVoid(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
@@ -306,7 +315,8 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
   v8::Isolate* isolate = info.GetIsolate();
-  v8::Local<v8::Value> encoding = Option(info, 1, "encoding");
+  v8::Local<v8::Value> encoding;
+  if (!Option(info, 1, "encoding", &encoding)) return;
   bool text = false;
   if (!encoding->IsUndefined() && !encoding->IsNull()) {
     std::string name = StdString(isolate, encoding);
@@ -443,7 +453,9 @@ void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
 void Mkdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
-  bool recursive = Option(info, 1, "recursive")->IsTrue();
+  v8::Local<v8::Value> recursive_option;
+  if (!Option(info, 1, "recursive", &recursive_option)) return;
+  bool recursive = recursive_option->IsTrue();
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path, recursive] { return MkdirJob(path, recursive); },
       [recursive](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
@@ -462,8 +474,13 @@ void Mkdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
 void Rm(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
-  bool recursive = Option(info, 1, "recursive")->IsTrue();
-  bool force = Option(info, 1, "force")->IsTrue();
+  v8::Local<v8::Value> recursive_option;
+  v8::Local<v8::Value> force_option;
+  if (!Option(info, 1, "recursive", &recursive_option) || !Option(info, 1, "force", &force_option)) {
+    return;
+  }
+  bool recursive = recursive_option->IsTrue();
+  bool force = force_option->IsTrue();
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path, recursive, force] { return RmJob(path, recursive, force); },
       SettleVoid));

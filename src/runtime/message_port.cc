@@ -34,6 +34,11 @@ bool PortCore::closed() {
   return closed_;
 }
 
+bool PortCore::has_queued() {
+  base::MutexLock lock(mutex_);
+  return !queue_.empty();
+}
+
 void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
   std::shared_ptr<loop::EventLoop> loop;
   uint64_t attachment = 0;
@@ -42,12 +47,19 @@ void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
     base::MutexLock lock(mutex_);
     if (closed_) return;  // `message` is destroyed after the lock is released
     message->cross_thread = !loop_ || owner_thread_ != std::this_thread::get_id();
-    lanes.push_back(message->cross_thread);
+    bool cross_thread = message->cross_thread;
     queue_.push_back(std::move(message));
     if (!enabled_ || !loop_) return;
+    if (cross_thread) {
+      // One drain entry at a time carries every message from other threads.
+      if (drain_scheduled_) return;
+      drain_scheduled_ = true;
+    } else {
+      ++scheduled_;
+    }
+    lanes.push_back(cross_thread);
     loop = loop_;
     attachment = attachment_;
-    ++scheduled_;
   }
   ScheduleDeliveries(loop, lanes, attachment);
 }
@@ -55,14 +67,57 @@ void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
 void PortCore::ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
                                   const std::vector<bool>& cross_thread, uint64_t attachment) {
   for (bool internal : cross_thread) {
-    loop::Task deliver = [core = shared_from_this(), attachment] { core->DeliverOne(attachment); };
-    // Within one runtime a message keeps its place among the other
-    // macrotasks (L3); from another thread it is an internal-lane entry.
     if (internal) {
-      loop->PostInternal(std::move(deliver));
+      // From another thread: an internal-lane entry that delivers a bounded
+      // batch (L4), reposting itself while messages remain.
+      loop->PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
     } else {
-      loop->PostOrdered(std::move(deliver));
+      // Within one runtime a message keeps its place among the other
+      // macrotasks (L3): an ordered-lane entry of its own.
+      loop->PostOrdered([core = shared_from_this(), attachment] { core->DeliverOne(attachment); });
     }
+  }
+}
+
+void PortCore::DrainBatch(uint64_t attachment) {
+  std::shared_ptr<loop::EventLoop> loop;
+  {
+    base::MutexLock lock(mutex_);
+    if (attachment != attachment_) return;  // scheduled for a former owner
+    loop = loop_;
+  }
+  if (!loop) return;
+  loop::Looper* looper = loop->looper();
+  loop::TimePoint budget_end = looper->Now() + kDrainTime;
+  for (std::size_t delivered = 0;; ++delivered) {
+    std::unique_ptr<SerializedMessage> message;
+    PortReceiver* receiver = nullptr;
+    bool more = false;
+    {
+      base::MutexLock lock(mutex_);
+      if (attachment != attachment_) return;
+      if (closed_ || queue_.empty() || receiver_ == nullptr || !enabled_) {
+        drain_scheduled_ = false;
+        return;
+      }
+      if (delivered >= kDrainCount || looper->quit_requested() ||
+          (delivered % 8 == 7 && looper->Now() >= budget_end)) {
+        more = true;
+      } else {
+        message = std::move(queue_.front());
+        queue_.pop_front();
+        receiver = receiver_;
+      }
+    }
+    if (more) {
+      // The rest waits behind whatever else the lane holds (a later pass).
+      loop->PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
+      return;
+    }
+    // Each message is a task of its own: a microtask checkpoint between them
+    // (the lane adds the last one after this entry).
+    if (delivered > 0) looper->NotifyEntryRan();
+    receiver->Deliver(std::move(message));
   }
 }
 
@@ -89,6 +144,7 @@ void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> l
     owner_thread_ = std::this_thread::get_id();
     ++attachment_;
     scheduled_ = 0;
+    drain_scheduled_ = false;
     // A transferred port arrives started only once its new owner starts it.
     enabled_ = false;
   }
@@ -102,6 +158,7 @@ void PortCore::Detach() {
     loop_.reset();
     ++attachment_;
     scheduled_ = 0;
+    drain_scheduled_ = false;
     enabled_ = false;
   }
   NotifyPeer();
@@ -157,10 +214,17 @@ void PortCore::Enable() {
     base::MutexLock lock(mutex_);
     if (enabled_ || closed_ || !loop_) return;
     enabled_ = true;
-    // Queued messages without a delivery entry yet get one each, in order.
-    std::size_t already = std::min(queue_.size(), scheduled_);
-    for (std::size_t i = already; i < queue_.size(); ++i) lanes.push_back(queue_[i]->cross_thread);
-    scheduled_ += lanes.size();
+    // Queued messages get their deliveries, in order: an ordered entry each
+    // for this runtime's own, one drain for those from other threads.
+    for (const std::unique_ptr<SerializedMessage>& message : queue_) {
+      if (!message->cross_thread) {
+        lanes.push_back(false);
+        ++scheduled_;
+      } else if (!drain_scheduled_) {
+        drain_scheduled_ = true;
+        lanes.push_back(true);
+      }
+    }
     loop = loop_;
     attachment = attachment_;
   }

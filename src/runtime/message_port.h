@@ -18,6 +18,7 @@
 #include <v8.h>
 
 #include <cstdint>
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <span>
@@ -60,6 +61,8 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // Thread-safe. Disentangles both ends; this end's queue is dropped.
   void Close();
   bool closed();
+  // Thread-safe. Whether messages wait in this end's queue.
+  bool has_queued();
 
   // Owner's home thread: binds the core to `receiver` in `loop`'s runtime.
   void Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop);
@@ -76,6 +79,10 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   PortCore() = default;
   // Runs one delivery on the owner's home thread.
   void DeliverOne(uint64_t attachment);
+  // Delivers messages from other threads in bounded batches (L4).
+  void DrainBatch(uint64_t attachment);
+  static constexpr std::size_t kDrainCount = 256;
+  static constexpr loop::Duration kDrainTime = std::chrono::microseconds(500);
   // Tells the peer's owner (if any) that this end changed hands.
   void NotifyPeer();
   void PeerChanged(uint64_t attachment);
@@ -93,8 +100,10 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // Bumped on every Attach, so entries scheduled for a former owner are
   // recognised and do nothing.
   uint64_t attachment_ GUARDED_BY(mutex_) = 0;
-  // Delivery entries posted for the current attachment and not yet run.
+  // Ordered delivery entries posted for the current attachment, not yet run.
   std::size_t scheduled_ GUARDED_BY(mutex_) = 0;
+  // Whether a drain entry for cross-thread messages is pending.
+  bool drain_scheduled_ GUARDED_BY(mutex_) = false;
   // Owner's home thread only.
   PortReceiver* receiver_ = nullptr;
 };

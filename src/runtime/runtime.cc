@@ -64,7 +64,11 @@ base::Result<void> Runtime::Initialize() {
   // it, and whatever it posts then waits in the unbound loop (L2).
   runtime_key_ = platform->RegisterIsolate(isolate_, event_loop_);
   v8::Isolate::CreateParams params;
-  params.array_buffer_allocator = allocator_.get();
+  // Shared with every backing store the isolate allocates: a buffer may
+  // outlive its isolate (a SharedArrayBuffer another thread still uses, the
+  // bytes of a write still pending on the thread pool) and must still be
+  // freed by its allocator.
+  params.array_buffer_allocator_shared = allocator_;
   params.external_references = ExternalReferences();
   // CreateParams wants a mutable pointer; V8 only reads the blob.
   if (snapshot != nullptr) params.snapshot_blob = const_cast<v8::StartupData*>(snapshot);
@@ -380,7 +384,7 @@ void Runtime::HandleUnhandled(v8::Local<v8::Value> exception, v8::Local<v8::Mess
 }
 
 void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
-                         const char* prefix) {
+                         const char* prefix, bool source_context) {
   v8::HandleScope scope(isolate_);
   v8::Local<v8::Context> context = this->context();
   std::string text;
@@ -393,7 +397,7 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
     syntax_error = exception.As<v8::Object>()->Get(context, V8Symbol(isolate_, "name")).ToLocal(&name) &&
                    StdString(isolate_, name) == "SyntaxError";
   }
-  if (syntax_error && !message.IsEmpty()) {
+  if (syntax_error && source_context && !message.IsEmpty()) {
     v8::Local<v8::String> source_line;
     std::string resource = StdString(isolate_, message->GetScriptResourceName());
     int line_number = message->GetLineNumber(context).FromMaybe(0);

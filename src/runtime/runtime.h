@@ -122,9 +122,11 @@ class Runtime {
   // Prints "Uncaught ..." and applies --uncaught-errors (exit 1 and stop,
   // or go on).
   void PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
-  // Writes "<prefix> <error with stack>" to stderr.
+  // Writes "<prefix> <error with stack>" to stderr; a SyntaxError from
+  // compiling a file also gets the file, the line and a caret (not in the
+  // REPL: `source_context` false).
   void PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
-                  const char* prefix);
+                  const char* prefix, bool source_context = true);
   // Calls `function` as a loop entry's callback; an exception is reported.
   v8::MaybeLocal<v8::Value> CallAndReport(v8::Local<v8::Function> function,
                                           v8::Local<v8::Value> receiver, int argc,
@@ -192,7 +194,7 @@ class Runtime {
   loop::Looper* const looper_;
   RuntimeOptions options_;
   std::shared_ptr<loop::EventLoop> event_loop_;
-  std::unique_ptr<v8::ArrayBuffer::Allocator> allocator_;
+  std::shared_ptr<v8::ArrayBuffer::Allocator> allocator_;
   v8::Isolate* isolate_ = nullptr;
   v8host::RuntimeKey runtime_key_ = 0;
   v8::Global<v8::Context> context_;

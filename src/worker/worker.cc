@@ -190,11 +190,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     Runtime* parent = params_.parent;
     uint64_t id = params_.id;
     params_.parent_loop->PostInternal([parent, id] {
-      WorkerRegistry& registry = WorkerRegistry::For(parent);
-      if (WorkerHost* host = registry.Find(id)) {
-        host->OnExited();
-        registry.Remove(id);
-      }
+      if (WorkerHost* host = WorkerRegistry::For(parent).Find(id)) host->OnExited();
     });
   }
 
@@ -335,8 +331,24 @@ void WorkerHost::OnLoadFailed(const ErrorReport& report) {
 void WorkerHost::OnExited() {
   exited_ = true;
   ReleaseParent();
+  FinishWhenDrained();
+}
+
+void WorkerHost::FinishWhenDrained() {
+  // Messages the worker posted before it ended are still delivered (each
+  // drain delivers a bounded batch, then waits for a later pass): the host
+  // stays until its queue is empty, checking again after each such pass.
+  if (!terminated_ && parent_end_ && parent_end_->has_queued()) {
+    runtime::Runtime* parent = parent_;
+    uint64_t id = id_;
+    parent_->event_loop().PostInternal([parent, id] {
+      if (WorkerHost* host = WorkerRegistry::For(parent).Find(id)) host->FinishWhenDrained();
+    });
+    return;
+  }
   if (parent_end_) parent_end_->Close();
   object_.Reset();
+  WorkerRegistry::For(parent_).Remove(id_);  // destroys this host: last statement
 }
 
 // ---- WorkerRegistry -------------------------------------------------------------

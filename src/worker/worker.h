@@ -80,6 +80,9 @@ class WorkerHost final : public runtime::PortReceiver {
   void OnError(const ErrorReport& report);
   void OnLoadFailed(const ErrorReport& report);
   void OnExited();
+  // Once the worker's last messages are delivered, forgets the worker
+  // (joins its thread). May destroy this host.
+  void FinishWhenDrained();
 
   // PortReceiver: a message from the worker, to the Worker object.
   void Deliver(std::unique_ptr<runtime::SerializedMessage> message) override;
