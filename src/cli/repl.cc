@@ -326,12 +326,7 @@ bool Repl::EvaluateAsync(const std::string& source) {
     auto rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
       static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(false, info[0]);
     };
-    v8::Local<v8::Function> on_fulfilled;
-    v8::Local<v8::Function> on_rejected;
-    v8::Local<v8::Promise> chained;
-    if (!v8::Function::New(context, fulfilled, self).ToLocal(&on_fulfilled) ||
-        !v8::Function::New(context, rejected, self).ToLocal(&on_rejected) ||
-        !result.As<v8::Promise>()->Then(context, on_fulfilled, on_rejected).ToLocal(&chained)) {
+    if (!runtime::ThenNative(context, result.As<v8::Promise>(), fulfilled, rejected, self)) {
       busy_ = false;
     }
     return true;

@@ -300,6 +300,14 @@ bool Option(const v8::FunctionCallbackInfo<v8::Value>& info, int index, const ch
   return true;
 }
 
+// Rejects with the job's error; returns whether it did.
+bool RejectIfFailed(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver,
+                    const FsResult& result) {
+  if (result.error == 0) return false;
+  resolver->Reject(runtime->context(), MakeFsError(runtime->isolate(), result)).FromMaybe(false);
+  return true;
+}
+
 void SettleVoid(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
   v8::Isolate* isolate = runtime->isolate();
   v8::Local<v8::Context> context = runtime->context();
@@ -315,11 +323,18 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
   v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() > 1 && !info[1]->IsUndefined() && !info[1]->IsNull() && !info[1]->IsString() &&
+      !info[1]->IsObject()) {
+    Reject(info, v8::Exception::TypeError(V8String(
+                     isolate, "The \"options\" argument must be a string or an object")));
+    return;
+  }
   v8::Local<v8::Value> encoding;
   if (!Option(info, 1, "encoding", &encoding)) return;
   bool text = false;
   if (!encoding->IsUndefined() && !encoding->IsNull()) {
     std::string name = StdString(isolate, encoding);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (name != "utf8" && name != "utf-8") {
       Reject(info, v8::Exception::TypeError(V8String(isolate, "Unsupported encoding '" + name + "' (hostloop:fs reads bytes or utf8)")));
       return;
@@ -329,12 +344,9 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path] { return ReadFileJob(path); },
       [text](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+        if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
-        if (result.error != 0) {
-          resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
-          return;
-        }
         v8::Local<v8::Value> value;
         if (text) {
           v8::Local<v8::String> string;
@@ -400,12 +412,9 @@ void Readdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path] { return ReaddirJob(path); },
       [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+        if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
-        if (result.error != 0) {
-          resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
-          return;
-        }
         v8::Local<v8::Array> names = v8::Array::New(isolate, static_cast<int>(result.names.size()));
         for (std::size_t i = 0; i < result.names.size(); ++i) {
           names->Set(context, static_cast<uint32_t>(i), V8String(isolate, result.names[i])).FromMaybe(false);
@@ -420,12 +429,9 @@ void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path] { return StatJob(path); },
       [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+        if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
-        if (result.error != 0) {
-          resolver->Reject(context, MakeFsError(isolate, result)).FromMaybe(false);
-          return;
-        }
         // The plain facts; js/fs helpers are not needed for them.
         const struct stat& st = result.info;
         auto ms = [](const timespec& t) { return t.tv_sec * 1e3 + t.tv_nsec / 1e6; };

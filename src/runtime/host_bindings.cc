@@ -124,19 +124,8 @@ void ErrorLocation(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
-  Local<v8::Message> message = v8::Exception::CreateMessage(isolate, error);
-  Local<v8::Array> result = v8::Array::New(isolate, 4);
-  result->Set(context, 0, message->Get()).FromMaybe(false);
-  Local<Value> resource = message->GetScriptResourceName();
-  result->Set(context, 1, resource->IsString() ? resource : V8String(isolate, "").As<Value>())
-      .FromMaybe(false);
-  result->Set(context, 2, v8::Integer::New(isolate, message->GetLineNumber(context).FromMaybe(0)))
-      .FromMaybe(false);
-  result
-      ->Set(context, 3,
-            v8::Integer::New(isolate, message->GetStartColumn(context).FromMaybe(-1) + 1))
-      .FromMaybe(false);
-  info.GetReturnValue().Set(result);
+  info.GetReturnValue().Set(
+      MessageLocation(context, v8::Exception::CreateMessage(isolate, error)));
 }
 
 void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {

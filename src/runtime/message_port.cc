@@ -137,28 +137,22 @@ void PortCore::DeliverOne(uint64_t attachment) {
 }
 
 void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
+  ChangeOwner(receiver, std::move(loop));
+}
+
+void PortCore::Detach() { ChangeOwner(nullptr, nullptr); }
+
+void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
   {
     base::MutexLock lock(mutex_);
     receiver_ = receiver;
     loop_ = std::move(loop);
     owner_thread_ = std::this_thread::get_id();
+    // Entries scheduled for the former owner become no-ops.
     ++attachment_;
     scheduled_ = 0;
     drain_scheduled_ = false;
     // A transferred port arrives started only once its new owner starts it.
-    enabled_ = false;
-  }
-  NotifyPeer();
-}
-
-void PortCore::Detach() {
-  {
-    base::MutexLock lock(mutex_);
-    receiver_ = nullptr;
-    loop_.reset();
-    ++attachment_;
-    scheduled_ = 0;
-    drain_scheduled_ = false;
     enabled_ = false;
   }
   NotifyPeer();

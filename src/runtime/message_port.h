@@ -83,6 +83,7 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void DrainBatch(uint64_t attachment);
   static constexpr std::size_t kDrainCount = 256;
   static constexpr loop::Duration kDrainTime = std::chrono::microseconds(500);
+  void ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop);
   // Tells the peer's owner (if any) that this end changed hands.
   void NotifyPeer();
   void PeerChanged(uint64_t attachment);

@@ -496,15 +496,7 @@ void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver
       resolver.As<v8::Promise::Resolver>()->Reject(context, info[0]).FromMaybe(false);
     }
   };
-  v8::Local<v8::Promise> evaluation = result.As<v8::Promise>();
-  v8::Local<v8::Function> fulfilled_function;
-  v8::Local<v8::Function> rejected_function;
-  v8::Local<v8::Promise> chained;
-  if (!v8::Function::New(context, on_fulfilled, data).ToLocal(&fulfilled_function) ||
-      !v8::Function::New(context, on_rejected, data).ToLocal(&rejected_function) ||
-      !evaluation->Then(context, fulfilled_function, rejected_function).ToLocal(&chained)) {
-    return;  // terminating
-  }
+  ThenNative(context, result.As<v8::Promise>(), on_fulfilled, on_rejected, data);
 }
 
 }  // namespace hostloop::runtime

@@ -239,16 +239,9 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     runtime->ReportException(info[0], v8::Exception::CreateMessage(isolate, info[0]));
     runtime->MainSettled(false);
   };
-  // Any of these fails only when execution is being terminated (a worker's
-  // terminate() racing its start): then nothing more runs anyway.
-  v8::Local<v8::Function> fulfilled_function;
-  v8::Local<v8::Function> rejected_function;
-  v8::Local<v8::Promise> chained;
-  if (!v8::Function::New(context, on_fulfilled, self).ToLocal(&fulfilled_function) ||
-      !v8::Function::New(context, on_rejected, self).ToLocal(&rejected_function) ||
-      !promise->Then(context, fulfilled_function, rejected_function).ToLocal(&chained)) {
-    return false;
-  }
+  // Fails only when execution is being terminated (a worker's terminate()
+  // racing its start): then nothing more runs anyway.
+  if (!ThenNative(context, promise, on_fulfilled, on_rejected, self)) return false;
   Checkpoint();
   return true;
 }
@@ -323,20 +316,7 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
     message = v8::Exception::CreateMessage(isolate_, exception);
   }
   v8::Local<v8::Value> location = v8::Undefined(isolate_);
-  if (!message.IsEmpty()) {
-    v8::Local<v8::Array> parts = v8::Array::New(isolate_, 4);
-    parts->Set(context, 0, message->Get()).FromMaybe(false);
-    v8::Local<v8::Value> resource = message->GetScriptResourceName();
-    parts->Set(context, 1, resource->IsString() ? resource : V8String(isolate_, "").As<v8::Value>())
-        .FromMaybe(false);
-    parts->Set(context, 2, v8::Integer::New(isolate_, message->GetLineNumber(context).FromMaybe(0)))
-        .FromMaybe(false);
-    parts
-        ->Set(context, 3,
-              v8::Integer::New(isolate_, message->GetStartColumn(context).FromMaybe(-1) + 1))
-        .FromMaybe(false);
-    location = parts;
-  }
+  if (!message.IsEmpty()) location = MessageLocation(context, message);
   v8::TryCatch try_catch(isolate_);
   v8::Local<v8::Value> argv[] = {exception, location};
   if (report->Call(context, v8::Undefined(isolate_), 2, argv).IsEmpty() &&

@@ -49,6 +49,36 @@ inline void ThrowRangeError(v8::Isolate* isolate, std::string_view message) {
   isolate->ThrowException(v8::Exception::RangeError(V8String(isolate, message)));
 }
 
+// Attaches native reactions to `promise` (both get `data` as info.Data()).
+// False only when execution is being terminated.
+inline bool ThenNative(v8::Local<v8::Context> context, v8::Local<v8::Promise> promise,
+                       v8::FunctionCallback on_fulfilled, v8::FunctionCallback on_rejected,
+                       v8::Local<v8::Value> data) {
+  v8::Local<v8::Function> fulfilled;
+  v8::Local<v8::Function> rejected;
+  v8::Local<v8::Promise> chained;
+  return v8::Function::New(context, on_fulfilled, data).ToLocal(&fulfilled) &&
+         v8::Function::New(context, on_rejected, data).ToLocal(&rejected) &&
+         promise->Then(context, fulfilled, rejected).ToLocal(&chained);
+}
+
+// [message, filename, lineno, colno] of a V8 message: what an ErrorEvent
+// needs (columns 1-based, as HTML reports them).
+inline v8::Local<v8::Array> MessageLocation(v8::Local<v8::Context> context,
+                                            v8::Local<v8::Message> message) {
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::Local<v8::Array> parts = v8::Array::New(isolate, 4);
+  v8::Local<v8::Value> resource = message->GetScriptResourceName();
+  v8::Local<v8::Value> values[] = {
+      message->Get(),
+      resource->IsString() ? resource : V8String(isolate, "").As<v8::Value>(),
+      v8::Integer::New(isolate, message->GetLineNumber(context).FromMaybe(0)),
+      v8::Integer::New(isolate, message->GetStartColumn(context).FromMaybe(-1) + 1),
+  };
+  for (uint32_t i = 0; i < 4; ++i) parts->Set(context, i, values[i]).FromMaybe(false);
+  return parts;
+}
+
 // Adds `callback` as method `name` of `target`.
 inline void SetMethod(v8::Local<v8::Context> context, v8::Local<v8::Object> target,
                       std::string_view name, v8::FunctionCallback callback,
