@@ -101,6 +101,7 @@ void TimerQueue::PruneTop() {
 void TimerQueue::MaybeCompact() {
   if (cancelled_ < 64 || cancelled_ * 2 < heap_.size()) return;
   std::size_t kept = 0;
+  const std::size_t freed_before = free_slots_.size();
   for (const Node& node : heap_) {
     if (slots_[node.slot].cancelled) {
       FreeSlot(node.slot);
@@ -110,9 +111,12 @@ void TimerQueue::MaybeCompact() {
   }
   heap_.resize(kept);
   cancelled_ = 0;
-  // Reuse low slots first (Add takes from the back): new entries then sit
-  // close together in memory instead of wherever the compaction left holes.
-  std::sort(free_slots_.begin(), free_slots_.end(), std::greater<uint32_t>());
+  // Reuse the low slots this compaction freed first (Add takes from the
+  // back): new entries then sit close together in memory instead of wherever
+  // the compaction left holes. Only the new part is sorted, so a run of
+  // compactions while a million timers drain stays O(n log n) in total.
+  std::sort(free_slots_.begin() + static_cast<std::ptrdiff_t>(freed_before), free_slots_.end(),
+            std::greater<uint32_t>());
   for (std::size_t i = 0; i < heap_.size(); ++i) slots_[heap_[i].slot].heap_index = static_cast<uint32_t>(i);
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
     if (i < heap_.size()) SiftDown(i, heap_[i]);
