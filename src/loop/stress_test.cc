@@ -149,14 +149,18 @@ TEST(Stress, L7ShutdownRacingEightProducersRunsOrDropsEachPostExactlyOnce) {
     int r = ledger->ran[i].load(), d = ledger->dropped[i].load();
     ASSERT_EQ(r + d, 1) << "post " << i << " ran " << r << " times and was dropped " << d
                         << " times";
-    if (ledger->accepted[i].load() == 0) ASSERT_EQ(r, 0) << "a refused post ran";
+    if (ledger->accepted[i].load() == 0) {
+      ASSERT_EQ(r, 0) << "a refused post ran";
+    }
     ran += r;
     dropped += d;
   }
   EXPECT_GE(ran, kTotal / 8);
   // When the producers were still going at shutdown, their later internal
   // posts were refused (or queued and dropped): the race really happened.
-  if (posted_at_shutdown < kTotal - 1000) EXPECT_GT(dropped, 0);
+  if (posted_at_shutdown < kTotal - 1000) {
+    EXPECT_GT(dropped, 0);
+  }
 }
 
 }  // namespace

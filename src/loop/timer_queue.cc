@@ -1,6 +1,7 @@
 #include "loop/timer_queue.h"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <utility>
 
@@ -57,18 +58,18 @@ Task TimerQueue::Cancel(Id id) {
   Task task = std::move(slot.task);
   if (slot.meta.keeps_alive) --keep_alive_count_;
   slot.live = false;
-  slot.cancelled = true;
   ++slot.generation;  // the id is dead from now on
   uint32_t slot_index = static_cast<uint32_t>(&slot - slots_.data());
-  if (slot.heap_index + 1 == heap_.size()) {
+  if (heap_.back().slot == slot_index) {
     // The last leaf leaves at no cost (a timer cancelled soon after it was
     // set usually sits there).
     heap_.pop_back();
     FreeSlot(slot_index);
     return task;
   }
+  SetCancelled(slot_index, true);
   ++cancelled_;
-  if (slot.heap_index == 0) PruneTop();
+  if (heap_.front().slot == slot_index) PruneTop();
   MaybeCompact();
   return task;
 }
@@ -81,14 +82,25 @@ Task TimerQueue::PopTop() {
 }
 
 void TimerQueue::FreeSlot(uint32_t slot_index) {
-  Slot& slot = slots_[slot_index];
-  slot.live = false;
-  slot.cancelled = false;
+  // The slot is already not live; only the cancelled bit and the free list
+  // change, so compaction frees slots without touching them.
+  SetCancelled(slot_index, false);
   free_slots_.push_back(slot_index);
 }
 
+void TimerQueue::SetCancelled(uint32_t slot_index, bool cancelled) {
+  std::size_t word = slot_index / 64;
+  uint64_t bit = uint64_t{1} << (slot_index % 64);
+  if (cancelled) {
+    if (word >= cancelled_bits_.size()) cancelled_bits_.resize(word + 1);
+    cancelled_bits_[word] |= bit;
+  } else if (word < cancelled_bits_.size()) {
+    cancelled_bits_[word] &= ~bit;
+  }
+}
+
 void TimerQueue::PruneTop() {
-  while (!heap_.empty() && slots_[heap_.front().slot].cancelled) {
+  while (!heap_.empty() && IsCancelled(heap_.front().slot)) {
     uint32_t slot_index = heap_.front().slot;
     --cancelled_;
     Node last = heap_.back();
@@ -100,24 +112,38 @@ void TimerQueue::PruneTop() {
 
 void TimerQueue::MaybeCompact() {
   if (cancelled_ < 64 || cancelled_ * 2 < heap_.size()) return;
-  std::size_t kept = 0;
+  // The cancelled slots are freed highest first (Add takes from the back), so
+  // new entries reuse low slots and sit close together in memory instead of
+  // wherever the cancels left holes. When the bitmap is small next to the
+  // number cancelled, one pass over it yields them in order; otherwise they
+  // are collected from the heap and sorted.
+  const bool scan_bitmap = cancelled_bits_.size() <= cancelled_ * 4;
   const std::size_t freed_before = free_slots_.size();
+  std::size_t kept = 0;
   for (const Node& node : heap_) {
-    if (slots_[node.slot].cancelled) {
-      FreeSlot(node.slot);
-    } else {
+    if (!IsCancelled(node.slot)) {
       heap_[kept++] = node;
+    } else if (!scan_bitmap) {
+      FreeSlot(node.slot);
     }
   }
+  if (scan_bitmap) {
+    for (std::size_t word = cancelled_bits_.size(); word-- > 0;) {
+      uint64_t bits = cancelled_bits_[word];
+      cancelled_bits_[word] = 0;
+      while (bits != 0) {
+        int top = 63 - std::countl_zero(bits);
+        free_slots_.push_back(static_cast<uint32_t>(word * 64 + static_cast<std::size_t>(top)));
+        bits &= ~(uint64_t{1} << top);
+      }
+    }
+  } else {
+    std::sort(free_slots_.begin() + static_cast<std::ptrdiff_t>(freed_before), free_slots_.end(),
+              std::greater<uint32_t>());
+  }
+  DCHECK(free_slots_.size() - freed_before == cancelled_);
   heap_.resize(kept);
   cancelled_ = 0;
-  // Reuse the low slots this compaction freed first (Add takes from the
-  // back): new entries then sit close together in memory instead of wherever
-  // the compaction left holes. Only the new part is sorted, so a run of
-  // compactions while a million timers drain stays O(n log n) in total.
-  std::sort(free_slots_.begin() + static_cast<std::ptrdiff_t>(freed_before), free_slots_.end(),
-            std::greater<uint32_t>());
-  for (std::size_t i = 0; i < heap_.size(); ++i) slots_[heap_[i].slot].heap_index = static_cast<uint32_t>(i);
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
     if (i < heap_.size()) SiftDown(i, heap_[i]);
   }
@@ -127,42 +153,37 @@ void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
   std::vector<Node> kept;
   kept.reserve(heap_.size());
   for (const Node& node : heap_) {
-    Slot& slot = slots_[node.slot];
-    if (slot.cancelled) {
+    if (IsCancelled(node.slot)) {
       FreeSlot(node.slot);  // reclaimed on the way
       continue;
     }
+    Slot& slot = slots_[node.slot];
     if (slot.meta.owner != owner) {
       kept.push_back(node);
       continue;
     }
     out->push_back(std::move(slot.task));
     if (slot.meta.keeps_alive) --keep_alive_count_;
+    slot.live = false;
     ++slot.generation;
     FreeSlot(node.slot);
   }
   cancelled_ = 0;
   // Rebuild the heap bottom-up: O(n).
   heap_ = std::move(kept);
-  for (std::size_t i = 0; i < heap_.size(); ++i) slots_[heap_[i].slot].heap_index = i;
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
     if (i < heap_.size()) SiftDown(i, heap_[i]);
   }
-}
-
-void TimerQueue::Place(std::size_t index, const Node& node) {
-  heap_[index] = node;
-  slots_[node.slot].heap_index = static_cast<uint32_t>(index);
 }
 
 void TimerQueue::SiftUp(std::size_t index, Node node) {
   while (index > 0) {
     std::size_t parent = (index - 1) / kArity;
     if (!Before(node, heap_[parent])) break;
-    Place(index, heap_[parent]);
+    heap_[index] = heap_[parent];
     index = parent;
   }
-  Place(index, node);
+  heap_[index] = node;
 }
 
 void TimerQueue::SiftDown(std::size_t index, Node node) {
@@ -176,10 +197,10 @@ void TimerQueue::SiftDown(std::size_t index, Node node) {
       if (Before(heap_[child], heap_[best])) best = child;
     }
     if (!Before(heap_[best], node)) break;
-    Place(index, heap_[best]);
+    heap_[index] = heap_[best];
     index = best;
   }
-  Place(index, node);
+  heap_[index] = node;
 }
 
 Task TimerQueue::RemoveAt(std::size_t index) {
@@ -187,6 +208,7 @@ Task TimerQueue::RemoveAt(std::size_t index) {
   Slot& slot = slots_[slot_index];
   Task task = std::move(slot.task);
   if (slot.meta.keeps_alive) --keep_alive_count_;
+  slot.live = false;
   ++slot.generation;
   FreeSlot(slot_index);
 

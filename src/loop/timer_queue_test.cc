@@ -95,9 +95,10 @@ TEST(TimerQueue, RemoveOwnedByDropsOnlyThatOwner) {
   for (std::size_t k = 0; k < log.size(); ++k) EXPECT_EQ(log[k], 99 - 2 * static_cast<int>(k));
 }
 
-TEST(TimerQueue, RandomizedAgainstASortedReference) {
-  std::mt19937_64 rng(42);
-  TimerQueue queue;
+// Random adds, cancels and pops (weights in tenths), checked against a
+// sorted reference after every step.
+void RunAgainstReference(TimerQueue& queue, std::mt19937_64& rng, int rounds, int add_weight,
+                         int cancel_weight) {
   struct Ref {
     int64_t due;
     uint64_t seq;
@@ -106,16 +107,17 @@ TEST(TimerQueue, RandomizedAgainstASortedReference) {
   std::vector<Ref> reference;
   std::vector<uint64_t> popped;
   uint64_t seq = 0;
-  for (int round = 0; round < 20000; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     int op = static_cast<int>(rng() % 10);
-    if (op < 6 || reference.empty()) {
+    if (op < add_weight || reference.empty()) {
       int64_t due = static_cast<int64_t>(rng() % 1000);
       uint64_t s = ++seq;
       auto id = queue.Add(At(due), s, [&popped, s] { popped.push_back(s); });
       reference.push_back({due, s, id});
-    } else if (op < 8) {
+    } else if (op < add_weight + cancel_weight) {
       std::size_t pick = rng() % reference.size();
-      EXPECT_TRUE(queue.Cancel(reference[pick].id));
+      ASSERT_TRUE(queue.Cancel(reference[pick].id));
+      ASSERT_FALSE(queue.Contains(reference[pick].id));
       reference.erase(reference.begin() + static_cast<std::ptrdiff_t>(pick));
     } else {
       auto min = std::min_element(reference.begin(), reference.end(), [](auto& a, auto& b) {
@@ -129,6 +131,57 @@ TEST(TimerQueue, RandomizedAgainstASortedReference) {
     }
     ASSERT_EQ(queue.size(), reference.size());
   }
+  for (const Ref& ref : reference) ASSERT_TRUE(queue.Contains(ref.id));
+  while (!reference.empty()) {
+    auto min = std::min_element(reference.begin(), reference.end(), [](auto& a, auto& b) {
+      return a.due < b.due || (a.due == b.due && a.seq < b.seq);
+    });
+    ASSERT_EQ(queue.TopSequence(), min->seq);
+    queue.PopTop()();
+    reference.erase(min);
+  }
+  ASSERT_TRUE(queue.empty());
+}
+
+TEST(TimerQueue, RandomizedAgainstASortedReference) {
+  std::mt19937_64 rng(42);
+  TimerQueue queue;
+  RunAgainstReference(queue, rng, 20000, 6, 2);
+}
+
+TEST(TimerQueue, CancelHeavyRunsCompactAndStayCorrect) {
+  // Cancels outnumber pops, so cancelled nodes pile up inside the heap and
+  // compaction runs again and again.
+  std::mt19937_64 rng(7);
+  TimerQueue queue;
+  RunAgainstReference(queue, rng, 40000, 5, 4);
+  // The same after one slot far above the rest was cancelled while not the
+  // last leaf: the cancelled bitmap is then large next to the few cancelled
+  // entries, which compaction handles by sorting instead of scanning it.
+  std::vector<TimerQueue::Id> ids;
+  for (int i = 0; i < 100000; ++i) ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i), [] {}));
+  ASSERT_TRUE(queue.Cancel(ids[99990]));
+  while (!queue.empty()) queue.PopTop()();
+  RunAgainstReference(queue, rng, 40000, 5, 4);
+}
+
+TEST(TimerQueue, CompactionReusesTheLowestFreedSlotFirst) {
+  TimerQueue queue;
+  std::vector<TimerQueue::Id> ids;
+  // Dues rise with the slot, so the heap holds slot i at index i and slot 999
+  // is the last leaf (cancelling it would take the shortcut).
+  for (int i = 0; i < 1000; ++i) ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i), [] {}));
+  std::vector<int> victims;
+  for (int i = 997; i >= 1; i -= 2) victims.push_back(i);
+  victims.push_back(2);  // the 500th: cancelled == live, compaction runs
+  for (int victim : victims) ASSERT_TRUE(queue.Cancel(ids[static_cast<std::size_t>(victim)]));
+  EXPECT_EQ(queue.size(), 500u);
+  EXPECT_EQ(TimerQueue::SlotOf(queue.NextId()), TimerQueue::SlotOf(ids[1]));
+  TimerQueue::Id reused = queue.Add(At(5000), 5000, [] {});
+  EXPECT_EQ(TimerQueue::SlotOf(reused), TimerQueue::SlotOf(ids[1]));
+  EXPECT_FALSE(queue.Contains(ids[1]));
+  EXPECT_TRUE(queue.Contains(reused));
+  EXPECT_EQ(TimerQueue::SlotOf(queue.NextId()), TimerQueue::SlotOf(ids[2]));
 }
 
 }  // namespace

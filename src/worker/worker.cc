@@ -146,7 +146,9 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     options.worker = params_.info;
     auto created = Runtime::Create(looper.get(), std::move(options));
     if (!created.ok()) {
-      ErrorReport report{created.error().message, params_.url, 0, 0, ""};
+      ErrorReport report;
+      report.message = created.error().message;
+      report.filename = params_.url;
       PostToParentLoop([report](WorkerHost* host) { host->OnLoadFailed(report); });
       params_.worker_loop->Shutdown();
       NotifyExit();
