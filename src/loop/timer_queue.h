@@ -9,7 +9,10 @@
 // reaches the top or when cancelled nodes outnumber live ones (one O(n)
 // rebuild). The earliest node is always live, so TopDue() is exact and a
 // cleared timer never causes a wakeup. (Removing the node eagerly cost ~10
-// cache misses per cancel with 1M pending.) Ids are not reused (see MakeId).
+// cache misses per cancel with 1M pending.) Nodes do not know where their
+// slot is and slots do not know where their node is: sifting moves 24-byte
+// nodes only, and cancel marks are a bitmap, so a rebuild never touches the
+// slots. Ids are not reused (see MakeId).
 //
 // Not thread-safe: the owner serializes access (home thread or its mutex).
 #pragma once
