@@ -106,6 +106,11 @@ class EventLoop final : public LoopSource,
   uint32_t owner_id() const { return owner_id_; }
   // Thread-safe.
   bool IsShutDown();
+  // Home thread, bound: the same without the lock.
+  bool IsShutDownOnHomeThread() const {
+    DCHECK(IsHomeThread());
+    return shut_down_;
+  }
   bool IsHomeThread() const { return looper_ != nullptr && looper_->IsHomeThread(); }
   uint64_t entries_run() const { return entries_run_; }
 

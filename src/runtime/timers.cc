@@ -38,11 +38,11 @@ double Timers::Start(double timeout_ms, bool weak) {
 
 double Timers::Arm(loop::TimePoint due, bool weak) {
   loop::EventLoop& loop = runtime_->event_loop();
+  if (loop.IsShutDownOnHomeThread()) return 0;
   loop::Liveness liveness = weak ? loop::Liveness::kWeak : loop::Liveness::kKeepsAlive;
   loop::EventLoop::TimerId id = loop.NextOrderedId();
   loop::EventLoop::TimerId scheduled =
       loop.ScheduleOrderedAt([this, id, due, weak] { Fire(id, due, weak); }, due, liveness);
-  if (scheduled == loop::TimerQueue::kInvalidId) return 0;  // shut down
   DCHECK(scheduled == id);
   return ToHandle(scheduled);
 }
