@@ -27,19 +27,10 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-CRASH_MARKERS = (
-    "Aborted",
-    "Segmentation fault",
-    "terminate called",
-    "core dumped",
-    "Fatal error",
-    "Check failed",
-    "CHECK failed",
-    "ERROR: AddressSanitizer",
-    "ERROR: LeakSanitizer",
-    "runtime error: ",
-    "WARNING: ThreadSanitizer",
-)
+import crash_markers
+
+# The CLI cases also count the shell's "Aborted" (SIGABRT) as a crash.
+CRASH_MARKERS = ("Aborted",) + crash_markers.CRASH_MARKERS
 
 
 def R(pattern: str) -> "re.Pattern[str]":

@@ -34,18 +34,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-CRASH_MARKERS = (
-    "Segmentation fault",
-    "terminate called",
-    "core dumped",
-    "Fatal error",
-    "Check failed",
-    "CHECK failed",
-    "ERROR: AddressSanitizer",
-    "ERROR: LeakSanitizer",
-    "runtime error: ",
-    "WARNING: ThreadSanitizer",
-)
+from crash_markers import CRASH_MARKERS
 
 WAIT_S = 20.0  # bound for anything to appear (sanitizer builds are slow)
 

@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 
+from crash_markers import SANITIZER_MARKERS
+
 
 def directives(path):
     found = {}
@@ -55,8 +57,7 @@ def main():
         failures.append(f"exit code {code}, expected {expected_exit}")
 
     # A sanitizer report fails the test even when the exit code was expected.
-    for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error: ",
-                   "WARNING: ThreadSanitizer"):
+    for marker in SANITIZER_MARKERS:
         if marker in err:
             failures.append("sanitizer report: " + marker)
 
