@@ -1736,6 +1736,14 @@ function ownerIsBuiltIn(value, key) {
     builtInObjects.has(desc.value.name);
 }
 
+// %d and %i: a bigint prints as one, a symbol as NaN, anything else through
+// toNumber (Number for %d, parseInt for %i).
+function formatIntegerArg(arg, toNumber) {
+  if (typeof arg === 'bigint') return formatBigInt(stylizeNoColor, arg, false);
+  if (typeof arg === 'symbol') return 'NaN';
+  return formatNumber(stylizeNoColor, toNumber(arg), false);
+}
+
 function formatWithOptions(inspectOptions, ...args) {
   return formatArgs(inspectOptions, args);
 }
@@ -1771,17 +1779,9 @@ function formatArgs(inspectOptions, args) {
           case 106: // 'j'
             piece = tryStringify(args[++used]);
             break;
-          case 100: { // 'd'
-            const arg = args[++used];
-            if (typeof arg === 'bigint') {
-              piece = formatBigInt(stylizeNoColor, arg, false);
-            } else if (typeof arg === 'symbol') {
-              piece = 'NaN';
-            } else {
-              piece = formatNumber(stylizeNoColor, Number(arg), false);
-            }
+          case 100: // 'd'
+            piece = formatIntegerArg(args[++used], Number);
             break;
-          }
           case 79: // 'O'
             piece = inspect(args[++used], inspectOptions);
             break;
@@ -1790,17 +1790,9 @@ function formatArgs(inspectOptions, args) {
               ...inspectOptions, showHidden: true, showProxy: true, depth: 4,
             });
             break;
-          case 105: { // 'i'
-            const arg = args[++used];
-            if (typeof arg === 'bigint') {
-              piece = formatBigInt(stylizeNoColor, arg, false);
-            } else if (typeof arg === 'symbol') {
-              piece = 'NaN';
-            } else {
-              piece = formatNumber(stylizeNoColor, NumberParseInt(arg), false);
-            }
+          case 105: // 'i'
+            piece = formatIntegerArg(args[++used], NumberParseInt);
             break;
-          }
           case 102: { // 'f'
             const arg = args[++used];
             piece = typeof arg === 'symbol' ?
