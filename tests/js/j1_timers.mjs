@@ -8,7 +8,7 @@
 // The exact nesting level at which the clamp starts is checked in
 // j1_timers_nesting_level.mjs.
 
-import { test, assert, assertEquals, assertThrows, delay, waitFor } from './lib/assert.mjs';
+import { test, assert, assertEquals, assertThrows, collectErrors, delay, waitFor } from './lib/assert.mjs';
 
 // Deterministic PRNG (mulberry32), so a failure can be reproduced.
 function mulberry32(seed) {
@@ -26,22 +26,6 @@ function mulberry32(seed) {
 // task, its microtasks and `turns` later setTimeout(0) tasks have run.
 async function turns(count = 3) {
   for (let i = 0; i < count; i++) await delay(0);
-}
-
-// Runs `fn` with an `error` listener that cancels the event and collects
-// the events.
-async function withErrorListener(fn) {
-  const events = [];
-  const listener = (event) => {
-    event.preventDefault();
-    events.push(event);
-  };
-  addEventListener('error', listener);
-  try {
-    await fn(events);
-  } finally {
-    removeEventListener('error', listener);
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -320,7 +304,7 @@ await test('J1 an interval keeps its phase and skips missed ticks after a 50 ms 
 });
 
 await test('J1 an interval whose callback throws keeps firing; each throw is an error event', async () => {
-  await withErrorListener(async (events) => {
+  await collectErrors(async (events) => {
     let ticks = 0;
     const id = setInterval(() => {
       ticks++;
@@ -377,7 +361,7 @@ await test('J1 a string handler is evaluated as a classic script', async () => {
 });
 
 await test('J1 a string handler that throws is reported as an error event', async () => {
-  await withErrorListener(async (events) => {
+  await collectErrors(async (events) => {
     setTimeout('throw new RangeError("from a string handler")', 0);
     await waitFor(() => events.length === 1);
     assert(events[0].error instanceof RangeError);

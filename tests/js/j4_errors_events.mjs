@@ -6,28 +6,12 @@
 // exits 0; an uncanceled one would end it with code 1. (Exceptions from
 // MessagePort listeners: j6_macrotasks.mjs.)
 
-import { test, assert, assertEquals, assertThrows, delay, waitFor } from './lib/assert.mjs';
+import { test, assert, assertEquals, assertThrows, collectErrors, delay, waitFor } from './lib/assert.mjs';
 
 // The line and column of the first frame of an Error's stack.
 function locationOf(error) {
   const match = /:(\d+):(\d+)\)?\s*(\n|$)/.exec(error.stack.split('\n').find((l) => l.includes(import.meta.url)));
   return { line: Number(match[1]), column: Number(match[2]) };
-}
-
-// Collects error events (canceling them) while `fn` runs.
-async function collectErrors(fn) {
-  const events = [];
-  const listener = (event) => {
-    events.push(event);
-    event.preventDefault();
-  };
-  addEventListener('error', listener);
-  try {
-    await fn(events);
-  } finally {
-    removeEventListener('error', listener);
-  }
-  return events;
 }
 
 await test('J4 the global is an EventTarget with addEventListener and onerror', () => {

@@ -4,23 +4,7 @@
 // and MessageChannel deliveries as tasks
 // (https://html.spec.whatwg.org/multipage/web-messaging.html#channel-messaging).
 
-import { test, assert, assertEquals, assertRejects, assertThrows, delay, waitFor } from './lib/assert.mjs';
-
-// Runs `fn` with an `error` listener that cancels and collects error events.
-async function collectErrors(fn) {
-  const events = [];
-  const listener = (event) => {
-    event.preventDefault();
-    events.push(event);
-  };
-  addEventListener('error', listener);
-  try {
-    await fn(events);
-  } finally {
-    removeEventListener('error', listener);
-  }
-  return events;
-}
+import { test, assert, assertEquals, assertRejects, assertThrows, collectErrors, delay, waitFor } from './lib/assert.mjs';
 
 // Resolves after `count` microtask hops.
 async function microtaskHops(count) {

@@ -126,6 +126,23 @@ export async function assertRejects(promiseOrFn, expected, pattern, message = 'e
 }
 
 // Resolves after `ms` using the host's setTimeout.
+// Runs `fn(events)` with an `error` listener on the global that cancels each
+// error event (so it is not reported) and collects it; returns the events.
+export async function collectErrors(fn) {
+  const events = [];
+  const listener = (event) => {
+    event.preventDefault();
+    events.push(event);
+  };
+  addEventListener('error', listener);
+  try {
+    await fn(events);
+  } finally {
+    removeEventListener('error', listener);
+  }
+  return events;
+}
+
 export function delay(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
