@@ -3,20 +3,7 @@
 // https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone
 // https://html.spec.whatwg.org/multipage/web-messaging.html#message-ports
 
-import { test, assert, assertEquals, assertThrows, waitFor } from './lib/assert.mjs';
-
-function assertDataCloneError(fn, what) {
-  let caught = null;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  assert(caught !== null, `${what}: nothing was thrown`);
-  assert(caught instanceof DOMException, `${what}: expected a DOMException, got ${caught}`);
-  assertEquals(caught.name, 'DataCloneError', `${what}: name`);
-  assertEquals(caught.code, DOMException.DATA_CLONE_ERR, `${what}: code`);
-}
+import { test, assert, assertDataCloneError, assertEquals, assertThrows, waitFor } from './lib/assert.mjs';
 
 // ---------------------------------------------------------------------------
 // Round trips

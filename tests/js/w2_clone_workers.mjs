@@ -7,26 +7,13 @@
 // https://html.spec.whatwg.org/multipage/workers.html#dom-dedicatedworkerglobalscope-postmessage
 // (Same-runtime structuredClone/MessageChannel: messaging_structured_clone.mjs.)
 
-import { test, assert, assertEquals } from './lib/assert.mjs';
+import { test, assert, assertDataCloneError, assertEquals } from './lib/assert.mjs';
 import { fixture, nextMessage, request, collect, settle } from './fixtures/workers/harness.mjs';
 
 const worker = new Worker(fixture('clone_echo.mjs'), { type: 'module', name: 'clone' });
 
 function echo(value, transfer) {
   return request(worker, { op: 'echo', value }, transfer);
-}
-
-function assertDataCloneError(fn, what) {
-  let caught = null;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  assert(caught !== null, `${what}: nothing was thrown`);
-  assert(caught instanceof DOMException, `${what}: expected a DOMException, got ${caught}`);
-  assertEquals(caught.name, 'DataCloneError', `${what}: name`);
-  assertEquals(caught.code, DOMException.DATA_CLONE_ERR, `${what}: code`);
 }
 
 await test('W2 primitives and BigInt round-trip through a worker', async () => {

@@ -115,6 +115,20 @@ export function assertThrows(fn, expected, pattern, message = 'expected a throw'
   fail(message, 'nothing was thrown');
 }
 
+// fn() throws a DataCloneError DOMException (structured clone refused).
+export function assertDataCloneError(fn, what) {
+  let caught = null;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  assert(caught !== null, `${what}: nothing was thrown`);
+  assert(caught instanceof DOMException, `${what}: expected a DOMException, got ${caught}`);
+  assertEquals(caught.name, 'DataCloneError', `${what}: name`);
+  assertEquals(caught.code, DOMException.DATA_CLONE_ERR, `${what}: code`);
+}
+
 export async function assertRejects(promiseOrFn, expected, pattern, message = 'expected a rejection') {
   const promise = typeof promiseOrFn === 'function' ? promiseOrFn() : promiseOrFn;
   try {
