@@ -226,6 +226,7 @@ void Looper::CompactRegistrations() {
   needs_compaction_ = false;
   std::erase(sources_, nullptr);
   std::erase(observers_, nullptr);
+  std::erase_if(consumers_, [](const Consumer& c) { return c.id == 0; });
 }
 
 void Looper::NotifyEntryRan() {
@@ -447,28 +448,31 @@ Looper::ConsumerId Looper::AddConsumer(base::UniqueFunction<void()> consume, Liv
 
 void Looper::RemoveConsumer(ConsumerId id) {
   DCHECK(IsHomeThread());
-  for (auto it = consumers_.begin(); it != consumers_.end(); ++it) {
-    if (it->id != id) continue;
-    if (it->liveness == Liveness::kKeepsAlive) --keep_alive_consumers_;
-    consumers_.erase(it);
-    return;
-  }
+  auto it = std::find_if(consumers_.begin(), consumers_.end(),
+                         [id](const Consumer& c) { return c.id == id; });
+  if (it == consumers_.end()) return;
+  if (it->liveness == Liveness::kKeepsAlive) --keep_alive_consumers_;
+  // Cleared, not erased, while a walk may be under way (as RemoveSource).
+  it->id = 0;
+  it->consume.reset();
+  needs_compaction_ = true;
+  if (iterating_ == 0) CompactRegistrations();
 }
 
 void Looper::RunConsumers() {
   if (consumers_.empty()) return;
-  // A copy: consumers may add or remove consumers, themselves included.
-  std::vector<std::pair<ConsumerId, std::shared_ptr<base::UniqueFunction<void()>>>> snapshot;
-  snapshot.reserve(consumers_.size());
-  for (const Consumer& consumer : consumers_) snapshot.emplace_back(consumer.id, consumer.consume);
-  for (auto& [id, consume] : snapshot) {
-    bool still_registered = std::any_of(consumers_.begin(), consumers_.end(),
-                                        [id = id](const Consumer& c) { return c.id == id; });
-    if (!still_registered) continue;
+  ++iterating_;
+  // Consumers added during the walk wait for the next pass; removed ones are
+  // skipped. The running one is held here, so it may remove itself.
+  const std::size_t count = consumers_.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (consumers_[i].id == 0) continue;
+    std::shared_ptr<base::UniqueFunction<void()>> consume = consumers_[i].consume;
     RunGuarded([&consume] { (*consume)(); }, "a loop consumer");
     NotifyEntryRan();
-    if (remote_->quit_.load(std::memory_order_relaxed)) return;
+    if (remote_->quit_.load(std::memory_order_relaxed)) break;
   }
+  if (--iterating_ == 0) CompactRegistrations();
 }
 
 std::optional<TimePoint> Looper::NextDeadline() {

@@ -313,14 +313,14 @@ class Looper {
   std::vector<LoopSource*> sources_;
   std::vector<EntryObserver*> observers_;
   struct Consumer {
-    ConsumerId id;
+    ConsumerId id;  // 0 once removed (compacted after the walk)
     std::shared_ptr<base::UniqueFunction<void()>> consume;
     Liveness liveness;
   };
   std::vector<Consumer> consumers_;
   ConsumerId next_consumer_id_ = 1;
   std::size_t keep_alive_consumers_ = 0;
-  int iterating_ = 0;  // >0 while sources_/observers_ are being walked
+  int iterating_ = 0;  // >0 while sources_/observers_/consumers_ are being walked
   bool needs_compaction_ = false;
   int64_t refs_ = 0;
   bool running_ = false;

@@ -320,6 +320,33 @@ TEST(Looper, L6PostsFromTheHomeThreadNeverSignal) {
 
 // ---- Consumers (seed 002's loop consumers) -----------------------------------
 
+TEST(Looper, ConsumersChangedDuringAWalk) {
+  // A consumer removes another consumer and itself and adds a new one while
+  // the pass walks them: the removed one does not run, the new one waits for
+  // the next pass, and the one that removed itself finishes its call.
+  std::unique_ptr<Looper> looper = Looper::Create().value();
+  std::vector<std::string> log;
+  Looper::ConsumerId b = 0;
+  Looper::ConsumerId a = 0;
+  auto tracked = std::make_shared<int>(0);
+  a = looper->AddConsumer([&, tracked] {
+    looper->RemoveConsumer(b);
+    looper->RemoveConsumer(a);
+    log.push_back("a");  // still alive: captures survive the self-removal
+    EXPECT_EQ(*tracked, 0);
+    looper->AddConsumer([&] { log.push_back("d"); });
+  });
+  b = looper->AddConsumer([&] { log.push_back("b"); });
+  looper->AddConsumer([&] { log.push_back("c"); });
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(tracked.use_count(), 1) << "a removed consumer is destroyed after the walk";
+  log.clear();
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"c", "d"}));
+  looper->RemoveConsumer(12345);  // unknown ids are ignored
+}
+
 TEST(Looper, ConsumerIsPolledOncePerPassAndWokenByItsProducer) {
   std::mutex mutex;
   std::vector<int> produced;
