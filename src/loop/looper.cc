@@ -192,6 +192,21 @@ void Looper::UnwatchFd(WatchId id) {
 
 // ---- Registrations ---------------------------------------------------------
 
+template <typename T>
+void Looper::Unregister(std::vector<T*>* list, T* item) {
+  auto it = std::find(list->begin(), list->end(), item);
+  if (it == list->end()) return;
+  *it = nullptr;
+  CompactSoon();
+}
+
+void Looper::CompactSoon() {
+  // Registrations are cleared, not erased, while a walk over them may be
+  // under way; the walk's end (or this, outside one) compacts.
+  needs_compaction_ = true;
+  if (iterating_ == 0) CompactRegistrations();
+}
+
 void Looper::AddSource(LoopSource* source) {
   DCHECK(IsHomeThread());
   sources_.push_back(source);
@@ -199,12 +214,7 @@ void Looper::AddSource(LoopSource* source) {
 
 void Looper::RemoveSource(LoopSource* source) {
   DCHECK(IsHomeThread());
-  auto it = std::find(sources_.begin(), sources_.end(), source);
-  if (it == sources_.end()) return;
-  // Nulled, not erased, while a walk over sources_ may be under way.
-  *it = nullptr;
-  needs_compaction_ = true;
-  if (iterating_ == 0) CompactRegistrations();
+  Unregister(&sources_, source);
 }
 
 void Looper::AddEntryObserver(EntryObserver* observer) {
@@ -214,11 +224,7 @@ void Looper::AddEntryObserver(EntryObserver* observer) {
 
 void Looper::RemoveEntryObserver(EntryObserver* observer) {
   DCHECK(IsHomeThread());
-  auto it = std::find(observers_.begin(), observers_.end(), observer);
-  if (it == observers_.end()) return;
-  *it = nullptr;
-  needs_compaction_ = true;
-  if (iterating_ == 0) CompactRegistrations();
+  Unregister(&observers_, observer);
 }
 
 void Looper::CompactRegistrations() {
@@ -452,11 +458,9 @@ void Looper::RemoveConsumer(ConsumerId id) {
                          [id](const Consumer& c) { return c.id == id; });
   if (it == consumers_.end()) return;
   if (it->liveness == Liveness::kKeepsAlive) --keep_alive_consumers_;
-  // Cleared, not erased, while a walk may be under way (as RemoveSource).
   it->id = 0;
   it->consume.reset();
-  needs_compaction_ = true;
-  if (iterating_ == 0) CompactRegistrations();
+  CompactSoon();
 }
 
 void Looper::RunConsumers() {

@@ -287,6 +287,10 @@ class Looper {
   bool HasDueWork(TimePoint now);
   void RecordLag(Duration lag);
   void CompactRegistrations();
+  // Clears `item` from a registration list (see CompactSoon).
+  template <typename T>
+  void Unregister(std::vector<T*>* list, T* item);
+  void CompactSoon();
 
   const base::TickClock* const clock_;
   EpollPoller poller_;
