@@ -112,6 +112,7 @@ bool EventLoop::PostInternal(Task task, Nesting nesting) {
     base::MutexLock lock(mutex_);
     if (state_ != State::kShutDown) {
       immediate_.push_back(Entry{next_sequence_++, nesting, std::move(task)});
+      PublishLocked();
       remote = remote_.get();
     }
   }
@@ -132,6 +133,7 @@ bool EventLoop::PostInternalDelayed(Task task, Duration delay, Nesting nesting,
       uint8_t flags = nesting == Nesting::kNonNestable ? kNonNestableFlag : 0;
       delayed_.Add(due, next_sequence_++, std::move(task),
                    TimerQueue::Meta{0, liveness == Liveness::kKeepsAlive, flags});
+      PublishLocked();
       remote = remote_.get();
       accepted = true;
     }
@@ -166,6 +168,14 @@ void EventLoop::TransferDueLocked(TimePoint now) {
     uint64_t sequence = delayed_.TopSequence();
     immediate_.push_back(Entry{sequence, nesting, delayed_.PopTop()});
   }
+  PublishLocked();
+}
+
+void EventLoop::PublishLocked() {
+  TimePoint earliest = !immediate_.empty() ? TimePoint::min()
+                       : !delayed_.empty() ? delayed_.TopDue()
+                                           : TimePoint::max();
+  earliest_due_.store(earliest.time_since_epoch().count(), std::memory_order_seq_cst);
 }
 
 void EventLoop::RunEntry(Entry& entry) {
@@ -180,6 +190,8 @@ void EventLoop::RunEntry(Entry& entry) {
 
 void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
   // An entry may drop the runtime's last reference to this loop.
+  // Nothing due: no lock (most passes of a busy runtime find this lane empty).
+  if (earliest_due_.load(std::memory_order_seq_cst) > now.time_since_epoch().count()) return;
   std::shared_ptr<EventLoop> self = shared_from_this();
   uint64_t snapshot;
   {
@@ -198,6 +210,7 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
         batch_.push_back(std::move(immediate_.front()));
         immediate_.pop_front();
       }
+      PublishLocked();
     }
     if (batch_.empty()) return;
     std::size_t next = 0;
@@ -224,6 +237,7 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
       base::MutexLock lock(mutex_);
       if (state_ == State::kBound) {
         for (std::size_t i = batch_.size(); i-- > next;) immediate_.push_front(std::move(batch_[i]));
+        PublishLocked();
       }
     }
     batch_.clear();
@@ -233,10 +247,7 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
 }
 
 TimePoint EventLoop::NextDue() {
-  base::MutexLock lock(mutex_);
-  if (!immediate_.empty()) return TimePoint::min();
-  if (!delayed_.empty()) return delayed_.TopDue();
-  return TimePoint::max();
+  return TimePoint(Duration(earliest_due_.load(std::memory_order_seq_cst)));
 }
 
 bool EventLoop::KeepsAlive() {
@@ -268,6 +279,7 @@ std::size_t EventLoop::RunNestableTasks() {
       if (position >= immediate_.size() || immediate_[position].sequence >= snapshot) break;
       entry = std::move(immediate_[position]);
       immediate_.erase(immediate_.begin() + static_cast<std::ptrdiff_t>(position));
+      PublishLocked();
     }
     RunEntry(entry);
     ++ran;
@@ -328,6 +340,7 @@ void EventLoop::Shutdown() {
     state_ = State::kShutDown;
     immediate.swap(immediate_);
     while (!delayed_.empty()) dropped.push_back(delayed_.PopTop());
+    PublishLocked();
     buffered.swap(buffered_ordered_);
   }
   if (was_bound) {

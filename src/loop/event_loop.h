@@ -18,6 +18,7 @@
 // entry the Looper's entry observers run (the microtask checkpoint, L5).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -139,6 +140,9 @@ class EventLoop final : public LoopSource,
   explicit EventLoop(const base::TickClock* clock);
   // Moves delayed entries due at `now` to the back of the FIFO.
   void TransferDueLocked(TimePoint now) REQUIRES(mutex_);
+  // Stores when the lane next has work (earliest_due_) after a change to
+  // either queue.
+  void PublishLocked() REQUIRES(mutex_);
   void RunEntry(Entry& entry);
 
   const base::TickClock* const clock_;
@@ -150,6 +154,13 @@ class EventLoop final : public LoopSource,
   TimerQueue delayed_ GUARDED_BY(mutex_);
   uint64_t next_sequence_ GUARDED_BY(mutex_) = 1;
   std::vector<BufferedOrdered> buffered_ordered_ GUARDED_BY(mutex_);
+  // The lane's next due time as TimePoint ticks: TimePoint::min() while
+  // immediate_ holds entries, else delayed_'s earliest due, else
+  // TimePoint::max(). Written under mutex_, read without it, so a pass with
+  // nothing due costs RunDue() and NextDue() no lock. seq_cst, paired with the
+  // waker: a post that stores after the home thread Arm()s and reads this
+  // finds the waker armed, and wakes it.
+  std::atomic<TimePoint::rep> earliest_due_{TimePoint::max().time_since_epoch().count()};
   // Set once by Bind(), never cleared: posting threads (which hold this
   // EventLoop alive) may wake the Looper through it even after it is gone.
   std::shared_ptr<LooperRemote> remote_ GUARDED_BY(mutex_);

@@ -42,12 +42,12 @@ bool PortCore::has_queued() {
 void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
   std::shared_ptr<loop::EventLoop> loop;
   uint64_t attachment = 0;
-  std::vector<bool> lanes;
+  bool cross_thread;
   {
     base::MutexLock lock(mutex_);
     if (closed_) return;  // `message` is destroyed after the lock is released
     message->cross_thread = !loop_ || owner_thread_ != std::this_thread::get_id();
-    bool cross_thread = message->cross_thread;
+    cross_thread = message->cross_thread;
     queue_.push_back(std::move(message));
     if (!enabled_ || !loop_) return;
     if (cross_thread) {
@@ -57,25 +57,23 @@ void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
     } else {
       ++scheduled_;
     }
-    lanes.push_back(cross_thread);
     loop = loop_;
     attachment = attachment_;
   }
-  ScheduleDeliveries(loop, lanes, attachment);
+  ScheduleDeliveries(loop, cross_thread ? 0 : 1, cross_thread, attachment);
 }
 
 void PortCore::ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
-                                  const std::vector<bool>& cross_thread, uint64_t attachment) {
-  for (bool internal : cross_thread) {
-    if (internal) {
-      // From another thread: an internal-lane entry that delivers a bounded
-      // batch (L4), reposting itself while messages remain.
-      loop->PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
-    } else {
-      // Within one runtime a message keeps its place among the other
-      // macrotasks (L3): an ordered-lane entry of its own.
-      loop->PostOrdered([core = shared_from_this(), attachment] { core->DeliverOne(attachment); });
-    }
+                                  std::size_t ordered, bool drain, uint64_t attachment) {
+  // Within one runtime a message keeps its place among the other macrotasks
+  // (L3): an ordered-lane entry of its own.
+  for (std::size_t i = 0; i < ordered; ++i) {
+    loop->PostOrdered([core = shared_from_this(), attachment] { core->DeliverOne(attachment); });
+  }
+  // From other threads: an internal-lane entry that delivers a bounded batch
+  // (L4), reposting itself while messages remain.
+  if (drain) {
+    loop->PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
   }
 }
 
@@ -202,27 +200,29 @@ void PortCore::PeerChanged(uint64_t attachment) {
 
 void PortCore::Enable() {
   std::shared_ptr<loop::EventLoop> loop;
-  std::vector<bool> lanes;
+  std::size_t ordered = 0;
+  bool drain = false;
   uint64_t attachment;
   {
     base::MutexLock lock(mutex_);
     if (enabled_ || closed_ || !loop_) return;
     enabled_ = true;
-    // Queued messages get their deliveries, in order: an ordered entry each
-    // for this runtime's own, one drain for those from other threads.
+    // Queued messages get their deliveries: an ordered entry each for this
+    // runtime's own, one drain for those from other threads. (The lanes are
+    // separate, so the order between the two posts does not matter.)
     for (const std::unique_ptr<SerializedMessage>& message : queue_) {
       if (!message->cross_thread) {
-        lanes.push_back(false);
+        ++ordered;
         ++scheduled_;
       } else if (!drain_scheduled_) {
         drain_scheduled_ = true;
-        lanes.push_back(true);
+        drain = true;
       }
     }
     loop = loop_;
     attachment = attachment_;
   }
-  ScheduleDeliveries(loop, lanes, attachment);
+  ScheduleDeliveries(loop, ordered, drain, attachment);
 }
 
 void PortCore::Close() {
@@ -249,6 +249,12 @@ void PortCore::Close() {
 namespace {
 
 constexpr int kHandleField = 0;
+// Field 1 of every MessagePort object holds the address of kPortTag: the
+// brand check of the port natives (cheaper than FunctionTemplate::HasInstance,
+// and no script-made object has internal fields).
+constexpr int kTagField = 1;
+constexpr int kFieldCount = 2;
+const char kPortTag = 0;
 
 Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
   return Runtime::From(info.GetIsolate());
@@ -346,7 +352,7 @@ MessagePortHandle::~MessagePortHandle() {
 v8::Local<v8::FunctionTemplate> MessagePortHandle::CreateTemplate(v8::Isolate* isolate) {
   v8::Local<v8::FunctionTemplate> tmpl = v8::FunctionTemplate::New(isolate, PortConstructor);
   tmpl->SetClassName(V8Symbol(isolate, "MessagePort"));
-  tmpl->InstanceTemplate()->SetInternalFieldCount(1);
+  tmpl->InstanceTemplate()->SetInternalFieldCount(kFieldCount);
   return tmpl;
 }
 
@@ -364,6 +370,7 @@ v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_p
   runtime->constructing_port() = false;
   auto* handle = new MessagePortHandle(runtime, std::move(core));
   object->SetAlignedPointerInInternalField(kHandleField, handle);
+  object->SetAlignedPointerInInternalField(kTagField, const_cast<char*>(&kPortTag));
   handle->wrapper_.Reset(isolate, object);
   handle->wrapper_.SetWeak(handle, OnCollected, v8::WeakCallbackType::kParameter);
   handle->core_->Attach(handle, runtime->event_loop().shared_from_this());
@@ -377,10 +384,11 @@ v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_p
 
 MessagePortHandle* MessagePortHandle::FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value) {
   if (!value->IsObject()) return nullptr;
-  Runtime* runtime = Runtime::From(isolate);
-  if (runtime->message_port_template().IsEmpty()) return nullptr;
   v8::Local<v8::Object> object = value.As<v8::Object>();
-  if (!Template(runtime)->HasInstance(object) || object->InternalFieldCount() < 1) return nullptr;
+  if (object->InternalFieldCount() != kFieldCount ||
+      object->GetAlignedPointerFromInternalField(kTagField) != &kPortTag) {
+    return nullptr;
+  }
   return static_cast<MessagePortHandle*>(object->GetAlignedPointerFromInternalField(kHandleField));
 }
 

@@ -87,9 +87,10 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // Tells the peer's owner (if any) that this end changed hands.
   void NotifyPeer();
   void PeerChanged(uint64_t attachment);
-  // Posts one delivery entry per lane choice; called without the lock.
-  void ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
-                          const std::vector<bool>& cross_thread, uint64_t attachment);
+  // Posts `ordered` ordered-lane deliveries and, if `drain`, one drain of
+  // the messages from other threads; called without the lock.
+  void ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop, std::size_t ordered,
+                          bool drain, uint64_t attachment);
 
   base::Mutex mutex_;
   std::deque<std::unique_ptr<SerializedMessage>> queue_ GUARDED_BY(mutex_);

@@ -36,6 +36,9 @@
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 
 const ReflectApply = Reflect.apply;
+// callFunction(fn, thisArg, ...args): fn.call(thisArg, ...args) that script
+// cannot intercept, without the argument array of ReflectApply.
+const callFunction = Function.prototype.call.bind(Function.prototype.call);
 const ReflectOwnKeys = Reflect.ownKeys;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
@@ -393,7 +396,13 @@ function initializeEventState(event, type, eventInitDict) {
   const bubbles = toBoolean(readMember(eventInitDict, 'bubbles'));
   const cancelable = toBoolean(readMember(eventInitDict, 'cancelable'));
   const composed = toBoolean(readMember(eventInitDict, 'composed'));
-  setEventState(event, {
+  // Step 5: the current high resolution time.
+  setEventState(event, newEventState(type, bubbles, cancelable, composed, host.now()));
+}
+
+// The state of a new, initialized event (every event's state has this shape).
+function newEventState(type, bubbles, cancelable, composed, timeStamp) {
+  return {
     type,
     bubbles,
     cancelable,
@@ -411,15 +420,18 @@ function initializeEventState(event, type, eventInitDict) {
     initialized: true,
     dispatch: false,
     isTrusted: false,
-    // Step 5: the current high resolution time (given by the host for the
-    // events it creates, which saves a native call per message).
-    timeStamp: creatingInternally && internalTimeStamp !== undefined ? internalTimeStamp : host.now(),
-  });
+    timeStamp,
+  };
 }
 
-// Set around `new` by internals.newMessageEvent.
+// Set around `new MessageEvent` by internals.newMessageEvent: the
+// constructors then skip the WebIDL conversions (there is no init dictionary)
+// and take these values. The host gives the time stamp of the events it
+// creates, which saves a native call per message.
 let creatingInternally = false;
-let internalTimeStamp;
+let internalTimeStamp = 0;
+let internalData;
+let internalPorts;
 
 // https://dom.spec.whatwg.org/#set-the-canceled-flag
 function setTheCanceledFlag(state) {
@@ -448,6 +460,10 @@ class Event {
   #state;
 
   constructor(type, eventInitDict = undefined) {
+    if (creatingInternally) {
+      setEventState(this, newEventState(type, false, false, false, internalTimeStamp));
+      return;
+    }
     if (arguments.length < 1) throw argumentCountError(constructPrefix('Event'), 1, arguments.length);
     type = toDOMString(type);
     checkDictionary(eventInitDict, constructPrefix('Event'), 'EventInit');
@@ -814,6 +830,11 @@ class MessageEvent extends Event {
   }
 
   constructor(type, eventInitDict = undefined) {
+    if (creatingInternally) {
+      super(type);
+      this.#state = { data: internalData, origin: '', lastEventId: '', source: null, ports: internalPorts };
+      return;
+    }
     const prefix = constructPrefix('MessageEvent');
     if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
     // WebIDL converts the arguments in order: type, then the dictionary.
@@ -915,8 +936,12 @@ exposeInterface(MessageEvent, 'MessageEvent');
 // the array, so the array a dispatch took IS the clone of "invoke" step 5.
 const targetStates = new WeakMapCtor();
 
+// The touch target list of every event path struct (never any here).
+const kNoTouchTargets = ObjectFreeze([]);
+
 function initEventTargetState(target) {
-  const state = { target, listeners: new MapCtor(), handlers: null };
+  // path: the event path of a dispatch to this target, made on the first.
+  const state = { target, listeners: new MapCtor(), handlers: null, path: null };
   WeakMapPrototypeSet(targetStates, target, state);
   return state;
 }
@@ -1058,7 +1083,7 @@ function callEventListener(callback, event, thisArg) {
     thisValue = callback;
   }
   // Steps 11-12.
-  ReflectApply(fn, thisValue, [event]);
+  callFunction(fn, thisValue, event);
 }
 
 // https://dom.spec.whatwg.org/#concept-event-listener-inner-invoke
@@ -1120,19 +1145,25 @@ function dispatch(targetState, event, state) {
   try {
     // Steps 2-3: targetOverride is target; relatedTarget retargets to null.
     // Step 5.3: append to an event path. Step 5.6: "get the parent" of a
-    // plain EventTarget returns null, so the path is this one struct.
-    const path = [
-      {
-        invocationTarget: target,
-        invocationTargetInShadowTree: false,
-        shadowAdjustedTarget: target,
-        relatedTarget: null,
-        touchTargets: [],
-        rootOfClosedTree: false,
-        slotInClosedTree: false,
-        state: targetState,
-      },
-    ];
+    // plain EventTarget returns null, so the path is this one struct. It is
+    // the same for every dispatch to this target and nothing writes to it,
+    // so the target keeps one (an allocation less per event).
+    let path = targetState.path;
+    if (path === null) {
+      path = ObjectFreeze([
+        ObjectFreeze({
+          invocationTarget: target,
+          invocationTargetInShadowTree: false,
+          shadowAdjustedTarget: target,
+          relatedTarget: null,
+          touchTargets: kNoTouchTargets,
+          rootOfClosedTree: false,
+          slotInClosedTree: false,
+          state: targetState,
+        }),
+      ]);
+      targetState.path = path;
+    }
     state.path = path;
     // Step 5.12: capture pass, path in reverse; a struct with a
     // shadow-adjusted target is AT_TARGET, others CAPTURING_PHASE.
@@ -1282,7 +1313,7 @@ function processEventHandler(record, errorSignature, event) {
       error.error,
     ]);
   } else {
-    returnValue = ReflectApply(callback, state.currentTarget, [event]);
+    returnValue = callFunction(callback, state.currentTarget, event);
   }
   // Step 5: process the return value. The spec sets the event's canceled
   // flag directly here (not "set the canceled flag", so even a
@@ -1804,14 +1835,27 @@ internals.fireEvent = fireEvent;
 // undefined included (the MessageEventInit dictionary would turn undefined
 // into its default, null).
 internals.newMessageEvent = (type, data, ports, timeStamp) => {
+  internalTimeStamp = timeStamp === undefined ? host.now() : timeStamp;
+  internalData = data;
+  internalPorts = ports === undefined ? kNoPorts : ObjectFreeze(ports);
   creatingInternally = true;
-  internalTimeStamp = timeStamp;
-  const event = new MessageEvent(type);
-  creatingInternally = false;
-  const state = messageEventState(event);
-  state.data = data;
-  if (ports !== undefined) state.ports = ObjectFreeze(ports);
-  return event;
+  try {
+    return new MessageEvent(type);
+  } finally {
+    creatingInternally = false;
+    internalData = undefined;
+    internalPorts = undefined;
+  }
+};
+// internals.dispatchMessage(target, data, ports, timeStamp): fires a trusted
+// `message` MessageEvent (as newMessageEvent makes it) at an EventTarget.
+internals.dispatchMessage = (target, data, ports, timeStamp) => {
+  const tstate = WeakMapPrototypeGet(targetStates, target);
+  if (tstate === undefined) throw new TypeErrorCtor('internals.dispatchMessage: target is not an EventTarget');
+  const event = internals.newMessageEvent('message', data, ports, timeStamp);
+  const state = peekEventState(event);
+  state.isTrusted = true;
+  return dispatch(tstate, event, state);
 };
 // internals.defineEventHandler(prototype, name, { errorSignature, brandCheck, onSet }).
 internals.defineEventHandler = defineEventHandler;

@@ -121,11 +121,7 @@ internals.defineEventHandler(MessagePort.prototype, 'message', {
 });
 internals.defineEventHandler(MessagePort.prototype, 'messageerror', { brandCheck: isMessagePort });
 
-internals.deliverPortMessage = function deliverPortMessage(port, data, transferredPorts, timeStamp) {
-  const event = internals.newMessageEvent('message', data, transferredPorts, timeStamp);
-  internals.markTrusted(event);
-  internals.dispatchEvent(port, event);
-};
+internals.deliverPortMessage = internals.dispatchMessage;
 
 internals.deliverPortMessageError = function deliverPortMessageError(port) {
   const event = new MessageEvent('messageerror');
