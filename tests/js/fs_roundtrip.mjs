@@ -176,6 +176,24 @@ try {
     const flags = smaps.split('\n').filter((line) => line.startsWith('VmFlags:')).length;
     assertEquals(flags, mappings, 'every mapping in smaps is complete');
   });
+
+  await test('sysfs files (stat size 4096, shorter content) are read to their end', async () => {
+    const path = '/sys/devices/system/cpu/online';
+    assertEquals((await stat(path)).size, 4096, 'sysfs reports a page');
+    const online = await readFile(path, 'utf8');
+    assert(/^[0-9][0-9,-]*\n$/.test(online), `${path} content: ${JSON.stringify(online)}`);
+  });
+
+  await test('a regular file is read whole whatever its size (exact, one byte more, empty)', async () => {
+    for (const size of [1, 4095, 4096, 4097, 65536, 65537, 0]) {
+      const path = `${root}/sized-${size}`;
+      const bytes = new Uint8Array(size).map((_, i) => (i * 7) & 0xff);
+      await writeFile(path, bytes);
+      const back = await readFile(path);
+      assertEquals(back.length, size, `length of a ${size}-byte file`);
+      assert(back.every((b, i) => b === ((i * 7) & 0xff)), `content of a ${size}-byte file`);
+    }
+  });
 } finally {
   await rm(root, { recursive: true, force: true });
 }
