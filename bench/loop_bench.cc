@@ -4,6 +4,8 @@
 //
 //   BM_EventfdPingPongFloor          two plain threads, one eventfd + epoll each:
 //                                    the floor for anything crossing threads
+//   BM_FutexPingPong                 the same with futex waits: the least a
+//                                    blocking round trip can cost
 //   BM_CrossThreadRoundTrip          LooperRemote::Post to a sleeping Looper,
 //                                    whose entry signals back through an eventfd
 //   BM_CrossThreadRoundTripInternal  the same through EventLoop::PostInternal
@@ -54,6 +56,8 @@
 #include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -273,6 +277,58 @@ void BM_EventfdPingPongFloor(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_EventfdPingPongFloor)->UseRealTime();
+
+// A futex word one thread sleeps on and another wakes (what Atomics.wait and
+// Atomics.notify come down to).
+class FutexWait {
+ public:
+  void Signal() {
+    word_.store(1, std::memory_order_release);
+    ::syscall(SYS_futex, &word_, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+  void Wait() {
+    while (word_.exchange(0, std::memory_order_acquire) == 0) {
+      ::syscall(SYS_futex, &word_, FUTEX_WAIT_PRIVATE, 0, nullptr, nullptr, 0);
+    }
+  }
+
+ private:
+  std::atomic<uint32_t> word_{0};
+};
+
+// For reference: the same round trip with both threads asleep in futex waits,
+// the cheapest way two threads can take turns sleeping. A round trip in which
+// one side sleeps in a futex (a worker in Atomics.wait) and the other in
+// epoll_wait (a loop) costs at least about the mean of the two floors.
+void BM_FutexPingPong(benchmark::State& state) {
+  FutexWait here;
+  FutexWait there;
+  std::atomic<bool> stop{false};
+  uint64_t pongs = 0;  // partner-only until join
+  ScopedHomePin pin;
+  std::thread partner([&] {
+    PinPartner();
+    while (true) {
+      there.Wait();
+      if (stop.load(std::memory_order_acquire)) return;
+      ++pongs;
+      here.Signal();
+    }
+  });
+  int64_t cpu0 = ProcessCpuNs();
+  for (auto _ : state) {
+    there.Signal();
+    here.Wait();
+  }
+  ReportCpuPerRoundTrip(state, ProcessCpuNs() - cpu0);
+  stop.store(true, std::memory_order_release);
+  there.Signal();
+  partner.join();
+  if (pongs != static_cast<uint64_t>(state.iterations())) {
+    state.SkipWithError("futex ping-pong lost its strict alternation");
+  }
+}
+BENCHMARK(BM_FutexPingPong)->UseRealTime();
 
 // ---- Cross-thread round trips ----------------------------------------------------------------
 

@@ -268,6 +268,9 @@ ROWS = [
                 at_most(1.1, "BM_EventfdPingPongFloor"),
             ),
             Metric("BM_EventfdPingPongFloor", "loop: eventfd ping-pong floor", "ns"),
+            # For reading the waitAsync row: a round trip where both sides
+            # sleep in futexes, as fast as two threads can take turns.
+            Metric("BM_FutexPingPong", "loop: futex ping-pong (reference)", "ns"),
         ],
     ),
     Row(
@@ -746,17 +749,21 @@ def run_js(row: Row, rts: dict, args, notes) -> dict:
     return out
 
 
-# Kernel waits counted by idle rows: every way a thread can sleep on fds/timeouts. (futex is
-# left out: it is how threads sleep on each other, not how a loop sleeps.)
+# Kernel waits counted by idle rows: every way a thread can sleep on fds/timeouts, and futex
+# waits (FUTEX_WAIT*: futex calls that wake others are not waits). futex counts because a loop
+# may sleep on one: hostloop's does when it watches no fd (src/loop/eventfd_waker.h), and
+# thread pools sleep on condition variables. Both scripts of the row pay for the threads
+# that merely start and park, so the difference is the waits idling added.
 WAIT_SYSCALLS = ["epoll_wait", "epoll_pwait", "epoll_pwait2", "poll", "ppoll", "select",
                  "pselect6"]
+FUTEX_WAIT_OPS = ("FUTEX_WAIT", "FUTEX_WAIT_BITSET", "FUTEX_WAIT_REQUEUE_PI", "FUTEX_LOCK_PI")
 _strace_argv = None  # cached by strace_prefix()
 
 
 def strace_prefix(notes):
-    """The strace command line that counts WAIT_SYSCALLS over all threads (-f) into a summary
-    (-c), without the output file (appended per run). None, with a note, when strace is
-    missing or cannot trace here (no ptrace permission)."""
+    """The strace command line that logs WAIT_SYSCALLS and futex calls over all threads (-f),
+    one line per call, without the output file (appended per run). None, with a note, when
+    strace is missing or cannot trace here (no ptrace permission)."""
     global _strace_argv
     if _strace_argv is not None:
         return _strace_argv or None
@@ -766,14 +773,14 @@ def strace_prefix(notes):
         notes.append("strace not found: idle rows can't count kernel waits (bench/install_peers.sh "
                      "installs it with apt-get when run as root)")
         return None
-    syscalls = list(WAIT_SYSCALLS)
+    syscalls = list(WAIT_SYSCALLS) + ["futex"]
     why = ""
     # --seccomp-bpf stops the tracee only at the traced syscalls (strace >= 5.3), so the rest
     # of the process runs at full speed. Older strace, or one that doesn't know epoll_pwait2:
     # fall back.
     for seccomp in (True, False):
         for names in (syscalls, [c for c in syscalls if c != "epoll_pwait2"]):
-            argv = [exe, "-f", "-qq", "-c"] + (["--seccomp-bpf"] if seccomp else []) + \
+            argv = [exe, "-f", "-qq"] + (["--seccomp-bpf"] if seccomp else []) + \
                 ["-e", "trace=" + ",".join(names)]
             try:
                 r = subprocess.run(argv + ["-o", os.devnull, "true"], capture_output=True,
@@ -790,26 +797,32 @@ def strace_prefix(notes):
 
 
 def strace_counts(path: str) -> Optional[int]:
-    """The number of WAIT_SYSCALLS calls in an `strace -c -o path` summary (an empty file when
-    nothing traced was called); None when there is no summary."""
+    """The number of kernel waits in an `strace -f -o path` log: calls of WAIT_SYSCALLS, and
+    futex calls whose operation waits. A call interrupted by another thread's output shows
+    up as "futex(... <unfinished ...>" and later "<... futex resumed>": only the first names
+    the operation, and only it is counted. None when there is no log."""
     try:
         with open(path) as f:
             text = f.read()
     except OSError:
         return None
-    if not text.strip():
-        return 0
     total = 0
-    seen_header = False
     for ln in text.splitlines():
-        tok = ln.split()
-        if len(tok) >= 5 and tok[-1] == "syscall":
-            seen_header = True
+        # "123   epoll_wait(3, ..." (-f with -o), "[pid  123] epoll_wait(3, ..." (-f to a
+        # terminal), or "epoll_wait(3, ...".
+        m = re.match(r"(?:\[pid\s+\d+\]\s+|\d+\s+)?(\w+)\((.*)", ln)
+        if not m:
             continue
-        # "% time  seconds  usecs/call  calls  [errors]  syscall"
-        if len(tok) >= 5 and tok[-1] in WAIT_SYSCALLS and tok[3].isdigit():
-            total += int(tok[3])
-    return total if seen_header else None
+        name, rest = m.groups()
+        if name in WAIT_SYSCALLS:
+            total += 1
+        elif name == "futex":
+            args = rest.split(",", 2)
+            op = args[1].strip() if len(args) > 1 else ""
+            op = op.split("|")[0].replace("_PRIVATE", "")
+            if op in FUTEX_WAIT_OPS:
+                total += 1
+    return total
 
 
 def run_idle(row: Row, rts: dict, args, notes) -> dict:

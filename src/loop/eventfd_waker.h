@@ -9,9 +9,22 @@
 // queue's mutex and then calls Wake(); the home thread Arm()s and then checks
 // the queues under the same mutex, so either the check sees the entry or the
 // producer sees the armed flag and writes.
+//
+// Where the home thread sleeps: in epoll_wait on the Looper's epoll set,
+// which holds the eventfd, or, while the Looper watches no fd and runs
+// itself (not stepped by a foreign loop), in a futex wait on a word of this
+// waker. A futex round trip between two threads costs about half of an
+// eventfd + epoll one (BM_FutexPingPong in bench/loop_bench.cc), and a
+// script or a worker that opens no fd is the common case. The home thread
+// chooses before each Arm(); Signal() reads the choice after taking the
+// armed flag, so it signals where the home thread sleeps.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <optional>
+
+#include "base/time.h"
 
 #include "base/result.h"
 #include "base/unique_fd.h"
@@ -22,14 +35,27 @@ class EventfdWaker {
  public:
   static base::Result<EventfdWaker> Create();
   EventfdWaker(EventfdWaker&& other) noexcept
-      : fd_(std::move(other.fd_)), armed_(other.armed_.load()) {}
+      : fd_(std::move(other.fd_)),
+        armed_(other.armed_.load()),
+        futex_sleep_(other.futex_sleep_.load()),
+        futex_word_(other.futex_word_.load()) {}
 
   // Thread-safe. Writes the eventfd only if the home thread is armed.
   void Wake() {
     if (armed_.load(std::memory_order_seq_cst) && armed_.exchange(false)) Signal();
   }
-  // Home thread: about to check the queues and block.
+  enum class Sleep : uint8_t { kEpoll, kFutex };
+  // Home thread, before Arm(): where the coming sleep happens.
+  void set_sleep(Sleep sleep) {
+    futex_sleep_.store(sleep == Sleep::kFutex, std::memory_order_relaxed);
+  }
+  // Home thread: about to check the queues and block. (A release store:
+  // whoever takes the flag also sees set_sleep().)
   void Arm() { armed_.store(true, std::memory_order_seq_cst); }
+  // Home thread, armed for Sleep::kFutex: blocks until a Wake() signals or
+  // `timeout` (nullopt: none) passes, or a signal handler interrupts.
+  // Returns whether a Wake() signalled (and consumes it).
+  bool SleepOnFutex(std::optional<base::Duration> timeout);
   // Home thread: awake again; producers need not write.
   void Disarm() { armed_.store(false, std::memory_order_relaxed); }
   // Home thread: consumes a signal after the fd polled readable.
@@ -45,6 +71,9 @@ class EventfdWaker {
 
   base::UniqueFd fd_;
   std::atomic<bool> armed_{false};
+  std::atomic<bool> futex_sleep_{false};
+  // 1 once signalled for a futex sleep, until the home thread consumes it.
+  std::atomic<uint32_t> futex_word_{0};
   std::atomic<uint64_t> signal_count_{0};
 };
 

@@ -335,7 +335,10 @@ bool Looper::RunPass(PassMode mode) {
   if (remote_->quit_.load(std::memory_order_relaxed)) return true;
 
   // 5. Decide the wait. Arm first, then look: a post racing this either is
-  // seen by NextDeadline() or finds the waker armed and writes the eventfd.
+  // seen by NextDeadline() or finds the waker armed and signals it. With no
+  // fd watched, a Looper that runs itself sleeps on the waker's futex.
+  bool futex_sleep = mode == PassMode::kMayBlock && watches_.empty();
+  remote_->waker_.set_sleep(futex_sleep ? EventfdWaker::Sleep::kFutex : EventfdWaker::Sleep::kEpoll);
   remote_->waker_.Arm();
   TakeInbox();
   std::optional<TimePoint> deadline = NextDeadline();
@@ -360,6 +363,10 @@ bool Looper::RunPass(PassMode mode) {
     return true;
   }
   last_fd_poll_ = pass_now_;
+  if (futex_sleep) {
+    SleepOnFutex(timeout);
+    return true;
+  }
   PollAndDispatch(timeout);
   if (mode == PassMode::kStep) {
     // Hand the wait to the foreign loop: the backend fd must turn readable
@@ -511,6 +518,21 @@ int64_t Looper::NextTimeoutMs() {
   std::optional<Duration> timeout = NextTimeout();
   if (!timeout) return -1;
   return base::CeilMilliseconds(*timeout);
+}
+
+void Looper::SleepOnFutex(std::optional<Duration> timeout) {
+  if (timeout && *timeout <= Duration::zero()) {
+    // Work is due and there is no fd to look at: no syscall at all.
+    remote_->waker_.Disarm();
+    return;
+  }
+  TimePoint before = clock_->Now();
+  remote_->waker_.SleepOnFutex(timeout);
+  kernel_wakeups_.fetch_add(1, std::memory_order_relaxed);
+  ++stats_.kernel_wakeups;
+  ++stats_.futex_sleeps;
+  stats_.idle_time += clock_->Now() - before;
+  remote_->waker_.Disarm();
 }
 
 void Looper::PollAndDispatch(std::optional<Duration> timeout) {

@@ -1,4 +1,5 @@
-// Looper: one per thread. It owns the thread's kernel wait (epoll), the
+// Looper: one per thread. It owns the thread's kernel wait (epoll, or a futex
+// while no fd is watched), the
 // ordered lane (one due-ordered queue of JS timers, macrotasks and the
 // application's own posts, L3), the fd watchers, and the list of internal
 // lanes (LoopSources) of the runtimes bound to this thread.
@@ -14,14 +15,16 @@
 //      entries (kInternalBudget per source).
 //   4. Consumers. Each registered consumer is polled once (sources with no fd
 //      and no thread to post from; their producers call Wake()).
-//   5. Decide the wait. Arm the waker (cross-thread posts now write the
-//      eventfd), then: due work left -> no wait; else wait until the earliest
-//      deadline of any lane; nothing scheduled -> wait without timeout, or
-//      return from Run() when nothing keeps the loop alive (J3).
+//   5. Decide the wait. Arm the waker (cross-thread posts now signal it),
+//      then: due work left -> no wait; else wait until the earliest deadline
+//      of any lane; nothing scheduled -> wait without timeout, or return from
+//      Run() when nothing keeps the loop alive (J3).
 //   6. Poll. Block in epoll for that long and dispatch ready fds (at most
 //      kMaxEventsPerPass). When work is already due the wait is zero, and it
 //      happens at most every 250 us, so fds are serviced even while a lane is
-//      flooded (L4) without a syscall per pass.
+//      flooded (L4) without a syscall per pass. A Looper that watches no fd
+//      and is not stepped by a foreign loop sleeps on the waker's futex
+//      instead (cheaper to wake: eventfd_waker.h), and skips the zero wait.
 //
 // Every entry (ordered, internal, fd callback) is followed by the entry
 // observers, which the V8 layer uses for its microtask checkpoint (L5).
@@ -120,8 +123,10 @@ struct LooperStats {
   uint64_t ordered_entries = 0;
   uint64_t internal_entries = 0;
   uint64_t fd_callbacks = 0;
-  // Returns from a blocking kernel wait (a wait with a non-zero timeout).
+  // Returns from a blocking kernel wait (a wait with a non-zero timeout),
+  // and how many of those were futex sleeps (no fd watched).
   uint64_t kernel_wakeups = 0;
+  uint64_t futex_sleeps = 0;
   Duration idle_time{};
   Duration run_time{};  // since the Looper was created
 
@@ -283,6 +288,8 @@ class Looper {
   void RunConsumers();                                     // phase 4
   std::optional<TimePoint> NextDeadline();                 // phase 5
   void PollAndDispatch(std::optional<Duration> timeout);   // phase 6
+  // Step 6 without fds: sleeps on the waker's futex until woken or timed out.
+  void SleepOnFutex(std::optional<Duration> timeout);
   void DispatchFd(WatchId id, uint32_t events);
   bool HasDueWork(TimePoint now);
   void RecordLag(Duration lag);

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/unique_fd.h"
 #include "loop/event_loop.h"
 
 namespace hostloop::loop {
@@ -274,6 +275,60 @@ class LooperThread {
   Looper* looper_ = nullptr;
   std::shared_ptr<LooperRemote> remote_;
 };
+
+// L8 whichever way the thread sleeps: on the waker's futex while it watches
+// no fd, in epoll_wait once it watches one (the eventfd), and on the futex
+// again after the fd is unwatched. Each time a post from another thread
+// wakes it, and the watched fd still dispatches.
+TEST(Looper, L8CrossThreadPostWakesFutexAndEpollSleeps) {
+  LooperThread loop([](Looper*) {});
+  auto post_and_wait = [&] {
+    std::promise<void> ran;
+    std::future<void> done = ran.get_future();
+    // The loop is asleep (or about to be): nothing else is queued.
+    std::this_thread::sleep_for(milliseconds(20));
+    EXPECT_TRUE(loop.remote()->Post([&] { ran.set_value(); }));
+    EXPECT_EQ(done.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  };
+  auto stats = [&] {
+    LooperStats out;
+    loop.RunOnLoop([&] { out = loop.looper()->stats(); });
+    return out;
+  };
+
+  LooperStats before = stats();
+  post_and_wait();
+  LooperStats futex = stats();
+  EXPECT_GT(futex.futex_sleeps, before.futex_sleeps);
+
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC | O_NONBLOCK), 0);
+  base::UniqueFd read_end(fds[0]), write_end(fds[1]);
+  std::promise<void> readable;
+  Looper::WatchId watch = 0;
+  loop.RunOnLoop([&] {
+    watch = loop.looper()
+                ->WatchFd(read_end.Get(), EPOLLIN, [&](uint32_t) {
+                  char byte;
+                  while (::read(read_end.Get(), &byte, 1) == 1) {}
+                  readable.set_value();
+                }, Liveness::kWeak)
+                .value();
+  });
+  LooperStats watching = stats();
+  post_and_wait();
+  LooperStats epoll = stats();
+  EXPECT_EQ(epoll.futex_sleeps, watching.futex_sleeps);  // slept in epoll_wait
+  EXPECT_GT(epoll.kernel_wakeups, watching.kernel_wakeups);
+  std::this_thread::sleep_for(milliseconds(20));
+  ASSERT_EQ(::write(write_end.Get(), "x", 1), 1);
+  EXPECT_EQ(readable.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+
+  loop.RunOnLoop([&] { loop.looper()->UnwatchFd(watch); });
+  LooperStats unwatched = stats();
+  post_and_wait();
+  EXPECT_GT(stats().futex_sleeps, unwatched.futex_sleeps);
+}
 
 TEST(Looper, L6IdleWithAFarTimerWakesZeroTimes) {
   LooperThread loop([](Looper* looper) { looper->PostDelayed([] {}, std::chrono::hours(1)); });
