@@ -2,8 +2,9 @@
 // HTML timers (J1): setTimeout, setInterval, clearTimeout, clearInterval.
 // https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timers
 //
-// The callbacks and arguments live here, in one Timer record per id; the
-// deadlines live in the ordered lane of the runtime's EventLoop, ordered by
+// The callbacks and arguments live here, in arrays indexed by the slot of
+// each timer's pending entry; the deadlines live in the ordered lane of the
+// runtime's EventLoop, ordered by
 // (deadline, sequence). host.timerStart returns the lane entry's handle,
 // which clearTimeout hands back to cancel it (no lookup on the native side).
 // When a timer is due the native side calls internals.runTimer(id); an
@@ -29,25 +30,67 @@ const kNoArgs = Object.freeze([]);
 // repetition gets a new entry.
 const kSlotModulus = 8388608;  // 2^23: the slot part of an entry id (timer_queue.h)
 
-class Timer {
-  constructor(handler, args, repeat, timeout, nesting) {
-    this.handler = handler;
-    this.args = args;
-    this.repeat = repeat;
-    this.timeout = timeout;
-    this.nesting = nesting;
-    this.id = 0;     // the public id
-    this.entry = 0;  // the pending lane entry (0 while its callback runs)
-  }
-}
-
-// Timers by the slot of their pending entry: bounded by the number of
-// timers pending at once (slots are reused), and no hashing.
-const bySlot = [];
-// Intervals by public id (their entry, and so their slot, changes).
+// A timer's record lives in parallel arrays indexed by the slot of its
+// pending entry, not in an object per timer: setTimeout allocates nothing on
+// the JS heap, so a million pending timers cost the scavenger nothing (with
+// an object each, scavenges copying and promoting them were a third of the
+// cost of setTimeout), and the numbers sit in typed arrays, which the
+// marker does not scan. A slot whose entry is 0 is free; slots are reused
+// (the native side hands out the lowest free one), so the arrays stay as
+// large as the most timers ever pending at once.
+let capacity = 0;
+let slotEntry = new Float64Array(0);  // the pending entry holding the slot, or 0
+let slotId = new Float64Array(0);     // the timer's public id
+let slotTimeout = new Int32Array(0);  // the timeout after conversion and clamping
+let slotNesting = new Int32Array(0);  // the nesting level of the timer's task
+let slotRepeat = new Uint8Array(0);   // 1 for an interval
+const slotHandler = [];  // function, or the string to evaluate
+const slotArgs = [];     // extra arguments (kNoArgs when none)
+// Intervals by public id: their current entry (their slot changes on each
+// repetition), 0 while their callback runs.
 const intervals = new MapCtor();
 // The timer nesting level of the running timer task; 0 outside timers.
 let currentNesting = 0;
+
+function grow(slot) {
+  let size = capacity === 0 ? 1024 : capacity * 2;
+  while (size <= slot) size *= 2;
+  const entry = new Float64Array(size);
+  entry.set(slotEntry);
+  slotEntry = entry;
+  const id = new Float64Array(size);
+  id.set(slotId);
+  slotId = id;
+  const timeout = new Int32Array(size);
+  timeout.set(slotTimeout);
+  slotTimeout = timeout;
+  const nesting = new Int32Array(size);
+  nesting.set(slotNesting);
+  slotNesting = nesting;
+  const repeat = new Uint8Array(size);
+  repeat.set(slotRepeat);
+  slotRepeat = repeat;
+  capacity = size;
+}
+
+function store(entry, id, handler, args, timeout, nesting, repeat) {
+  const slot = entry % kSlotModulus;
+  if (slot >= capacity) grow(slot);
+  slotEntry[slot] = entry;
+  slotId[slot] = id;
+  slotHandler[slot] = handler;
+  slotArgs[slot] = args;
+  slotTimeout[slot] = timeout;
+  slotNesting[slot] = nesting;
+  slotRepeat[slot] = repeat ? 1 : 0;
+}
+
+// Frees `slot` (and lets its handler and arguments be collected).
+function release(slot) {
+  slotEntry[slot] = 0;
+  slotHandler[slot] = undefined;
+  slotArgs[slot] = undefined;
+}
 
 // clearTimeout does not call into the native side: cancelled entries are
 // queued here and cancelled together at the end of the current task (before
@@ -61,11 +104,6 @@ internals.timersRealmStarted = () => {
   kCancelCapacity = cancelBuffer.length - 1;
 };
 
-function track(timer, entry) {
-  timer.entry = entry;
-  bySlot[entry % kSlotModulus] = timer;
-}
-
 // https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-initialisation-steps
 function initializeTimer(handler, timeout, args, repeat) {
   // WebIDL (Function or DOMString): anything not callable becomes a string
@@ -78,11 +116,9 @@ function initializeTimer(handler, timeout, args, repeat) {
   // Steps 3, 5, 10: the nesting clamp applies when the running timer task's
   // nesting level is above 5; the new timer's task is one level deeper.
   if (currentNesting > 5 && timeout < 4) timeout = 4;
-  const timer = new Timer(handler, args, repeat, timeout, currentNesting + 1);
   const entry = host.timerStart(timeout, false);
-  timer.id = entry;
-  track(timer, entry);
-  if (repeat) MapSet(intervals, entry, timer);
+  store(entry, entry, handler, args, timeout, currentNesting + 1, repeat);
+  if (repeat) MapSet(intervals, entry, entry);
   return entry;
 }
 
@@ -102,34 +138,42 @@ function setInterval(handler, timeout = 0) {
   return initializeTimer(handler, timeout, args, true);
 }
 
-// The live timer with public id `id`, or undefined.
-function lookup(id) {
-  if (typeof id !== 'number' || !(id > 0)) return undefined;
-  const timer = bySlot[id % kSlotModulus];
-  if (timer !== undefined && timer.id === id) return timer;
-  return MapGet(intervals, id);
-}
-
-function forget(timer) {
-  if (timer.entry !== 0 && bySlot[timer.entry % kSlotModulus] === timer) {
-    bySlot[timer.entry % kSlotModulus] = undefined;
-  }
-  if (timer.repeat) MapDelete(intervals, timer.id);
-}
+// The running timer (one at a time: ordered-lane entries never nest), from
+// runTimer() until finishTimer(). Its slot is free while its callback runs.
+let running = false;
+let runningId = 0;
+let runningHandler;
+let runningArgs;
+let runningTimeout = 0;
+let runningNesting = 0;
+let runningRepeat = false;
 
 // clearTimeout and clearInterval share the id space and are interchangeable;
 // unknown ids are ignored. Clearing from inside the timer's own callback
-// stops an interval (runTimer checks after the callback).
+// stops an interval (finishTimer checks after the callback).
 // WebIDL `long` would wrap ids above 2^31; hostloop's ids are up to 2^53, so
 // the argument is taken as a number (what every caller passes back).
-function clearTimer(id) {
-  const timer = lookup(+id);
-  if (timer === undefined) return;
-  forget(timer);
-  const entry = timer.entry;
-  timer.entry = 0;
-  timer.repeat = false;
-  if (entry === 0) return;  // its callback is running: nothing is pending
+function clearTimer(value) {
+  const id = +value;
+  if (!(id > 0)) return;
+  let slot = id % kSlotModulus;
+  let entry = slot < capacity ? slotEntry[slot] : 0;
+  if (entry === 0 || slotId[slot] !== id) {
+    // Not a timer in its first period: an interval that has repeated, one
+    // whose callback is running, or no live timer.
+    entry = MapGet(intervals, id);
+    if (entry === undefined) return;
+    MapDelete(intervals, id);
+    if (entry === 0) {
+      // Its callback is running: nothing is pending, and it must not repeat.
+      if (running && runningId === id) runningRepeat = false;
+      return;
+    }
+    slot = entry % kSlotModulus;
+  } else if (slotRepeat[slot] === 1) {
+    MapDelete(intervals, id);
+  }
+  release(slot);
   let count = cancelBuffer[0];
   cancelBuffer[++count] = entry;
   cancelBuffer[0] = count;
@@ -144,45 +188,55 @@ function clearInterval(id = 0) {
   clearTimer(id);
 }
 
-// The timer whose callback is running, for finishTimer().
-let runningTimer;
-
 // Called by the native side when the lane entry `entry` is due (a task of
 // its own). When the callback throws, the exception goes back to the native
 // side, which reports it with the location it was thrown at ("invoke ... and
 // report") and then calls finishTimer() itself; an interval keeps running
 // either way.
 internals.runTimer = function runTimer(entry) {
-  const timer = bySlot[entry % kSlotModulus];
-  if (timer === undefined || timer.entry !== entry) return;
-  bySlot[entry % kSlotModulus] = undefined;
-  timer.entry = 0;
-  currentNesting = timer.nesting;
-  runningTimer = timer;
-  if (typeof timer.handler === 'function') {
-    const args = timer.args;
+  const slot = entry % kSlotModulus;
+  if (slot >= capacity || slotEntry[slot] !== entry) return;
+  running = true;
+  runningId = slotId[slot];
+  runningHandler = slotHandler[slot];
+  runningArgs = slotArgs[slot];
+  runningTimeout = slotTimeout[slot];
+  runningNesting = slotNesting[slot];
+  runningRepeat = slotRepeat[slot] === 1;
+  release(slot);
+  if (runningRepeat) MapSet(intervals, runningId, 0);
+  currentNesting = runningNesting;
+  const handler = runningHandler;
+  if (typeof handler === 'function') {
+    const args = runningArgs;
     if (args.length === 0) {
-      FunctionPrototypeCall.call(timer.handler, global);
+      FunctionPrototypeCall.call(handler, global);
     } else {
-      ReflectApply(timer.handler, global, args);
+      ReflectApply(handler, global, args);
     }
   } else {
-    host.evaluateScript(timer.handler, 'timer');
+    host.evaluateScript(handler, 'timer');
   }
   finishTimer();
 };
 
 function finishTimer() {
-  const timer = runningTimer;
-  runningTimer = undefined;
+  if (!running) return;
+  running = false;
   currentNesting = 0;
+  const handler = runningHandler;
+  const args = runningArgs;
+  runningHandler = undefined;
+  runningArgs = undefined;
   // A timeout, or an interval cleared by its own callback: done.
-  if (timer === undefined || !timer.repeat) return;
+  if (!runningRepeat) return;
   // The repeat re-runs the initialization steps from inside this task: the
   // clamp looks at this task's level, the next task is one deeper.
-  if (timer.nesting > 5 && timer.timeout < 4) timer.timeout = 4;
-  timer.nesting++;
-  track(timer, host.timerRearm(timer.timeout));
+  let timeout = runningTimeout;
+  if (runningNesting > 5 && timeout < 4) timeout = 4;
+  const entry = host.timerRearm(timeout);
+  store(entry, runningId, handler, args, timeout, runningNesting + 1, true);
+  MapSet(intervals, runningId, entry);
 }
 internals.finishTimer = finishTimer;
 
@@ -193,9 +247,7 @@ for (const [name, fn] of [['setTimeout', setTimeout], ['setInterval', setInterva
 
 internals.setUnrefTimeout = function setUnrefTimeout(callback, ms) {
   // Used by AbortSignal.timeout: a timer that never keeps the runtime alive.
-  const timer = new Timer(callback, kNoArgs, false, ms, 1);
   const entry = host.timerStart(ms, true);
-  timer.id = entry;
-  track(timer, entry);
+  store(entry, entry, callback, kNoArgs, ms, 1, false);
   return entry;
 };
