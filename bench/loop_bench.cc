@@ -245,11 +245,33 @@ class EventfdWait {
 
 // ---- Floor -----------------------------------------------------------------------------------
 
-// The floor for anything crossing threads: one round trip between two plain
-// threads, each asleep in epoll_wait on its own eventfd.
-void BM_EventfdPingPongFloor(benchmark::State& state) {
-  EventfdWait here;   // the benchmark thread sleeps here
-  EventfdWait there;  // the partner sleeps here
+// One side's sleep of a ping-pong: Signal() from the other thread, Wait()
+// blocks until signalled and returns how many signals it took (1 in a strict
+// ping-pong).
+//   EventfdWait (above): epoll_wait on an eventfd, as a sleeping Looper does.
+//   FutexWait: a futex word, what Atomics.wait and Atomics.notify come down to.
+class FutexWait {
+ public:
+  void Signal() {
+    word_.store(1, std::memory_order_release);
+    ::syscall(SYS_futex, &word_, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+  uint64_t Wait() {
+    while (word_.exchange(0, std::memory_order_acquire) == 0) {
+      ::syscall(SYS_futex, &word_, FUTEX_WAIT_PRIVATE, 0, nullptr, nullptr, 0);
+    }
+    return 1;
+  }
+
+ private:
+  std::atomic<uint32_t> word_{0};
+};
+
+// A round trip between two plain threads, each asleep in its own Sleep.
+template <typename Sleep>
+void PingPong(benchmark::State& state) {
+  Sleep here;   // the benchmark thread sleeps here
+  Sleep there;  // the partner sleeps here
   std::atomic<bool> stop{false};
   uint64_t pongs = 0;  // partner-only until join
   ScopedHomePin pin;
@@ -276,58 +298,17 @@ void BM_EventfdPingPongFloor(benchmark::State& state) {
     state.SkipWithError("ping-pong lost its strict alternation");
   }
 }
+
+// The floor for anything crossing threads: one round trip between two plain
+// threads, each asleep in epoll_wait on its own eventfd.
+void BM_EventfdPingPongFloor(benchmark::State& state) { PingPong<EventfdWait>(state); }
 BENCHMARK(BM_EventfdPingPongFloor)->UseRealTime();
-
-// A futex word one thread sleeps on and another wakes (what Atomics.wait and
-// Atomics.notify come down to).
-class FutexWait {
- public:
-  void Signal() {
-    word_.store(1, std::memory_order_release);
-    ::syscall(SYS_futex, &word_, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
-  }
-  void Wait() {
-    while (word_.exchange(0, std::memory_order_acquire) == 0) {
-      ::syscall(SYS_futex, &word_, FUTEX_WAIT_PRIVATE, 0, nullptr, nullptr, 0);
-    }
-  }
-
- private:
-  std::atomic<uint32_t> word_{0};
-};
 
 // For reference: the same round trip with both threads asleep in futex waits,
 // the cheapest way two threads can take turns sleeping. A round trip in which
 // one side sleeps in a futex (a worker in Atomics.wait) and the other in
-// epoll_wait (a loop) costs at least about the mean of the two floors.
-void BM_FutexPingPong(benchmark::State& state) {
-  FutexWait here;
-  FutexWait there;
-  std::atomic<bool> stop{false};
-  uint64_t pongs = 0;  // partner-only until join
-  ScopedHomePin pin;
-  std::thread partner([&] {
-    PinPartner();
-    while (true) {
-      there.Wait();
-      if (stop.load(std::memory_order_acquire)) return;
-      ++pongs;
-      here.Signal();
-    }
-  });
-  int64_t cpu0 = ProcessCpuNs();
-  for (auto _ : state) {
-    there.Signal();
-    here.Wait();
-  }
-  ReportCpuPerRoundTrip(state, ProcessCpuNs() - cpu0);
-  stop.store(true, std::memory_order_release);
-  there.Signal();
-  partner.join();
-  if (pongs != static_cast<uint64_t>(state.iterations())) {
-    state.SkipWithError("futex ping-pong lost its strict alternation");
-  }
-}
+// epoll_wait costs at least about the mean of the two.
+void BM_FutexPingPong(benchmark::State& state) { PingPong<FutexWait>(state); }
 BENCHMARK(BM_FutexPingPong)->UseRealTime();
 
 // ---- Cross-thread round trips ----------------------------------------------------------------

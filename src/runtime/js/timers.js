@@ -55,21 +55,17 @@ let currentNesting = 0;
 function grow(slot) {
   let size = capacity === 0 ? 1024 : capacity * 2;
   while (size <= slot) size *= 2;
-  const entry = new Float64Array(size);
-  entry.set(slotEntry);
-  slotEntry = entry;
-  const id = new Float64Array(size);
-  id.set(slotId);
-  slotId = id;
-  const timeout = new Int32Array(size);
-  timeout.set(slotTimeout);
-  slotTimeout = timeout;
-  const nesting = new Int32Array(size);
-  nesting.set(slotNesting);
-  slotNesting = nesting;
-  const repeat = new Uint8Array(size);
-  repeat.set(slotRepeat);
-  slotRepeat = repeat;
+  // A copy of the typed array `old`, `size` long.
+  const widened = (old) => {
+    const array = new old.constructor(size);
+    array.set(old);
+    return array;
+  };
+  slotEntry = widened(slotEntry);
+  slotId = widened(slotId);
+  slotTimeout = widened(slotTimeout);
+  slotNesting = widened(slotNesting);
+  slotRepeat = widened(slotRepeat);
   capacity = size;
 }
 
