@@ -7,8 +7,9 @@
      global symbol or weak function libnode defines, turned into RELATIVE with the
      symbol's address folded in (the address libnode's own definition has);
      the section headers, symbols and every other byte are the original's;
-  3. no binary given defines a strong symbol whose references were made
-     relative, or copies a libnode object (`prelink_libnode.py --check`);
+  3. no binary given, and no library it loads before libnode, defines a strong
+     symbol whose references were made relative, or copies a libnode object
+     (`prelink_libnode.py --check`);
   4. the loader does the work expected: hostloop starts with at most half the symbol
      lookups it makes with the original (LD_DEBUG=statistics), and runs a script.
 
@@ -29,6 +30,21 @@ def loaded_libnode(binary):
     out = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
     match = re.search(r"libnode\.so\.108 => (\S+)", out)
     return match.group(1) if match else None
+
+
+def libraries_before_libnode(binary):
+    """The libraries the loader searches before libnode for `binary` (ldd lists them in
+    load order, which is the lookup order): their definitions could interpose libnode's."""
+    out = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
+    found = []
+    for line in out.splitlines():
+        match = re.search(r"(\S+) => (/\S+)", line)
+        if not match:
+            continue
+        if match.group(1) == "libnode.so.108":
+            return found
+        found.append(match.group(2))
+    return found
 
 
 def relocation_entries(elf):
@@ -93,7 +109,8 @@ def main():
 
     changed = check_copy(original, copy, failures)
 
-    clashes = subprocess.run([sys.executable, pl.__file__, "--check", original, *binaries],
+    earlier = sorted({lib for binary in binaries for lib in libraries_before_libnode(binary)})
+    clashes = subprocess.run([sys.executable, pl.__file__, "--check", original, *binaries, *earlier],
                              capture_output=True, text=True)
     if clashes.returncode != 0:
         failures.append("a binary defines a symbol made relative:\n" + clashes.stderr)
