@@ -173,19 +173,24 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   if (info.Length() > 1 && info[1]->IsObject()) task.Reset(isolate, info[1]);
   auto delay = std::chrono::duration_cast<loop::Duration>(
       std::chrono::duration<double, std::milli>(delay_ms > 0 ? delay_ms : 0));
-  runtime->event_loop().ScheduleOrdered(
-      [runtime, task = std::move(task)]() mutable {
-        v8::Isolate* isolate = runtime->isolate();
-        v8::HandleScope scope(isolate);
-        v8::Local<v8::Function> run;
-        if (runtime->stopping() || !runtime->InternalFunction("runSchedulerToken").ToLocal(&run)) {
-          return;
-        }
-        v8::Local<Value> argv[] = {task.IsEmpty() ? v8::Undefined(isolate).As<Value>()
-                                                  : task.Get(isolate)};
-        runtime->CallAndReport(run, v8::Undefined(isolate), 1, argv);
-      },
-      delay);
+  auto run_token = [runtime, task = std::move(task)]() mutable {
+    v8::Isolate* isolate = runtime->isolate();
+    v8::HandleScope scope(isolate);
+    v8::Local<v8::Function> run;
+    if (runtime->stopping() || !runtime->InternalFunction("runSchedulerToken").ToLocal(&run)) {
+      return;
+    }
+    v8::Local<Value> argv[] = {task.IsEmpty() ? v8::Undefined(isolate).As<Value>()
+                                              : task.Get(isolate)};
+    runtime->CallAndReport(run, v8::Undefined(isolate), 1, argv);
+  };
+  // A token due now is a plain ordered post (the lane's FIFO of due-now
+  // entries: no clock read, no heap); a delayed one goes into the queue.
+  if (delay == loop::Duration::zero()) {
+    runtime->event_loop().PostOrdered(std::move(run_token));
+  } else {
+    runtime->event_loop().ScheduleOrdered(std::move(run_token), delay);
+  }
 }
 
 // evaluateScript(source, name): runs a classic script in the global scope
