@@ -189,9 +189,9 @@ void EventLoop::RunEntry(Entry& entry) {
 }
 
 void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
-  // An entry may drop the runtime's last reference to this loop.
   // Nothing due: no lock (most passes of a busy runtime find this lane empty).
   if (earliest_due_.load(std::memory_order_seq_cst) > now.time_since_epoch().count()) return;
+  // An entry may drop the runtime's last reference to this loop.
   std::shared_ptr<EventLoop> self = shared_from_this();
   uint64_t snapshot;
   {

@@ -24,9 +24,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "base/time.h"
-
 #include "base/result.h"
+#include "base/time.h"
 #include "base/unique_fd.h"
 
 namespace hostloop::loop {
@@ -40,7 +39,8 @@ class EventfdWaker {
         futex_sleep_(other.futex_sleep_.load()),
         futex_word_(other.futex_word_.load()) {}
 
-  // Thread-safe. Writes the eventfd only if the home thread is armed.
+  // Thread-safe. Signals (an eventfd write, or a futex wake when the home
+  // thread sleeps on the futex) only if the home thread is armed.
   void Wake() {
     if (armed_.load(std::memory_order_seq_cst) && armed_.exchange(false)) Signal();
   }
@@ -54,7 +54,9 @@ class EventfdWaker {
   void Arm() { armed_.store(true, std::memory_order_seq_cst); }
   // Home thread, armed for Sleep::kFutex: blocks until a Wake() signals or
   // `timeout` (nullopt: none) passes, or a signal handler interrupts.
-  // Returns whether a Wake() signalled (and consumes it).
+  // Returns whether a Wake() signalled (and consumes it). A signal that
+  // lands after a sleep ended by its timeout stays in the word and ends the
+  // next futex sleep at once: one spare pass, never a lost wakeup.
   bool SleepOnFutex(std::optional<base::Duration> timeout);
   // Home thread: awake again; producers need not write.
   void Disarm() { armed_.store(false, std::memory_order_relaxed); }
