@@ -250,11 +250,13 @@ namespace {
 
 constexpr int kHandleField = 0;
 // Field 1 of every MessagePort object holds the address of kPortTag: the
-// brand check of the port natives (cheaper than FunctionTemplate::HasInstance,
-// and no script-made object has internal fields).
+// brand check of the port natives (cheaper than FunctionTemplate::HasInstance).
+// No script-made object has internal fields, and three sets ports apart from
+// V8's own objects with embedder fields (ArrayBuffers and views have two).
+// V8 stores aligned pointers only: the tag is 8-byte aligned.
 constexpr int kTagField = 1;
-constexpr int kFieldCount = 2;
-const char kPortTag = 0;
+constexpr int kFieldCount = 3;
+alignas(8) const char kPortTag = 0;
 
 Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
   return Runtime::From(info.GetIsolate());
