@@ -42,7 +42,7 @@ let capacity = 0;
 let slotEntry = new Float64Array(0);  // the pending entry holding the slot, or 0
 let slotId = new Float64Array(0);     // the timer's public id
 let slotTimeout = new Int32Array(0);  // the timeout after conversion and clamping
-let slotNesting = new Int32Array(0);  // the nesting level of the timer's task
+let slotNesting = new Int32Array(0);  // the nesting level of the timer's task (see deeper)
 let slotRepeat = new Uint8Array(0);   // 1 for an interval
 const slotHandler = [];  // function, or the string to evaluate
 const slotArgs = [];     // extra arguments (kNoArgs when none)
@@ -51,6 +51,14 @@ const slotArgs = [];     // extra arguments (kNoArgs when none)
 const intervals = new MapCtor();
 // The timer nesting level of the running timer task; 0 outside timers.
 let currentNesting = 0;
+
+// The nesting level one deeper than `level`. Only "above 5" matters to the
+// clamp, so it stops growing where an Int32Array still holds it (an interval
+// would otherwise pass 2^31 after 2^31 repetitions and wrap negative).
+const kMaxNesting = 0x3fffffff;
+function deeper(level) {
+  return level < kMaxNesting ? level + 1 : kMaxNesting;
+}
 
 function grow(slot) {
   let size = capacity === 0 ? 1024 : capacity * 2;
@@ -113,7 +121,7 @@ function initializeTimer(handler, timeout, args, repeat) {
   // nesting level is above 5; the new timer's task is one level deeper.
   if (currentNesting > 5 && timeout < 4) timeout = 4;
   const entry = host.timerStart(timeout, false);
-  store(entry, entry, handler, args, timeout, currentNesting + 1, repeat);
+  store(entry, entry, handler, args, timeout, deeper(currentNesting), repeat);
   if (repeat) MapSet(intervals, entry, entry);
   return entry;
 }
@@ -231,7 +239,7 @@ function finishTimer() {
   let timeout = runningTimeout;
   if (runningNesting > 5 && timeout < 4) timeout = 4;
   const entry = host.timerRearm(timeout);
-  store(entry, runningId, handler, args, timeout, runningNesting + 1, true);
+  store(entry, runningId, handler, args, timeout, deeper(runningNesting), true);
   MapSet(intervals, runningId, entry);
 }
 internals.finishTimer = finishTimer;
