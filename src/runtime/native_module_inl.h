@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "runtime/runtime.h"
@@ -12,30 +13,39 @@ template <typename Result>
 v8::Local<v8::Promise> RunAsync(
     Runtime* runtime, base::UniqueFunction<Result()> work,
     base::UniqueFunction<void(Runtime*, v8::Local<v8::Promise::Resolver>, Result&)> complete) {
-  v8::Isolate* isolate = runtime->isolate();
   v8::Local<v8::Promise::Resolver> resolver =
       v8::Promise::Resolver::New(runtime->context()).ToLocalChecked();
-  uint64_t id = runtime->pending_promises().Add(resolver);
+  // Everything the job carries, in one allocation that travels to the pool
+  // and back: the lambdas below then hold one pointer each (inline in their
+  // tasks, no allocation of their own).
+  struct Job {
+    Runtime* runtime;
+    std::shared_ptr<loop::EventLoop> loop;
+    uint64_t id;
+    base::UniqueFunction<Result()> work;
+    base::UniqueFunction<void(Runtime*, v8::Local<v8::Promise::Resolver>, Result&)> complete;
+    std::optional<Result> result;
+  };
+  auto job = std::make_unique<Job>(Job{runtime, runtime->event_loop().shared_from_this(),
+                                       runtime->pending_promises().Add(resolver), std::move(work),
+                                       std::move(complete), std::nullopt});
   // Pending native work keeps the runtime alive until it completes (J3).
   runtime->event_loop().Ref();
-  std::shared_ptr<loop::EventLoop> loop = runtime->event_loop().shared_from_this();
-  loop::ThreadPool::Shared().Submit([runtime, loop, id, work = std::move(work),
-                                     complete = std::move(complete)]() mutable {
+  loop::ThreadPool::Shared().Submit([job = std::move(job)]() mutable {
     // Pool thread.
-    auto result = std::make_unique<Result>(work());
-    loop->PostInternal([runtime, id, result = std::move(result),
-                        complete = std::move(complete)]() mutable {
+    job->result.emplace(job->work());
+    std::shared_ptr<loop::EventLoop> loop = std::move(job->loop);  // released here, not at home
+    loop->PostInternal([job = std::move(job)]() mutable {
       // Home thread (only ever runs while the runtime is alive: its
       // EventLoop refuses and drops entries once it is shut down).
+      Runtime* runtime = job->runtime;
       runtime->event_loop().Unref();
-      v8::Isolate* isolate = runtime->isolate();
-      v8::HandleScope scope(isolate);
-      v8::Local<v8::Promise::Resolver> resolver = runtime->pending_promises().Take(id);
+      v8::HandleScope scope(runtime->isolate());
+      v8::Local<v8::Promise::Resolver> resolver = runtime->pending_promises().Take(job->id);
       if (resolver.IsEmpty() || runtime->stopping()) return;
-      complete(runtime, resolver, *result);
+      job->complete(runtime, resolver, *job->result);
     });
   });
-  (void)isolate;
   return resolver->GetPromise();
 }
 
