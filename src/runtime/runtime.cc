@@ -317,13 +317,7 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
   }
   v8::Local<v8::Value> location = v8::Undefined(isolate_);
   if (!message.IsEmpty()) location = MessageLocation(context, message);
-  v8::TryCatch try_catch(isolate_);
-  v8::Local<v8::Value> argv[] = {exception, location};
-  if (report->Call(context, v8::Undefined(isolate_), 2, argv).IsEmpty() &&
-      !try_catch.HasTerminated()) {
-    // The reporter itself failed: fall back to printing.
-    PrintUncaught(exception, message);
-  }
+  CallReporter(report, exception, location, message);
 }
 
 void Runtime::ReportExceptionAt(v8::Local<v8::Value> exception, const std::string& message,
@@ -336,16 +330,20 @@ void Runtime::ReportExceptionAt(v8::Local<v8::Value> exception, const std::strin
     PrintUncaught(exception, v8::Exception::CreateMessage(isolate_, exception));
     return;
   }
-  v8::Local<v8::Array> parts = v8::Array::New(isolate_, 4);
-  parts->Set(context, 0, V8String(isolate_, message)).FromMaybe(false);
-  parts->Set(context, 1, V8String(isolate_, filename)).FromMaybe(false);
-  parts->Set(context, 2, v8::Integer::New(isolate_, lineno)).FromMaybe(false);
-  parts->Set(context, 3, v8::Integer::New(isolate_, colno)).FromMaybe(false);
+  CallReporter(report, exception,
+               LocationArray(context, V8String(isolate_, message), V8String(isolate_, filename),
+                             lineno, colno),
+               v8::Exception::CreateMessage(isolate_, exception));
+}
+
+void Runtime::CallReporter(v8::Local<v8::Function> report, v8::Local<v8::Value> exception,
+                           v8::Local<v8::Value> location, v8::Local<v8::Message> message) {
   v8::TryCatch try_catch(isolate_);
-  v8::Local<v8::Value> argv[] = {exception, parts};
-  if (report->Call(context, v8::Undefined(isolate_), 2, argv).IsEmpty() &&
+  v8::Local<v8::Value> argv[] = {exception, location};
+  if (report->Call(context(), v8::Undefined(isolate_), 2, argv).IsEmpty() &&
       !try_catch.HasTerminated()) {
-    PrintUncaught(exception, v8::Exception::CreateMessage(isolate_, exception));
+    // The reporter itself failed: fall back to printing.
+    PrintUncaught(exception, message);
   }
 }
 

@@ -190,6 +190,10 @@ class Runtime {
   // The entry hook (L5).
   void Checkpoint();
   void MainSettled(bool ok);
+  // Calls internals.reportException(exception, location); if that throws,
+  // prints `exception` as uncaught with `message` instead.
+  void CallReporter(v8::Local<v8::Function> report, v8::Local<v8::Value> exception,
+                    v8::Local<v8::Value> location, v8::Local<v8::Message> message);
 
   loop::Looper* const looper_;
   RuntimeOptions options_;

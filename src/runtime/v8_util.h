@@ -62,21 +62,27 @@ inline bool ThenNative(v8::Local<v8::Context> context, v8::Local<v8::Promise> pr
          promise->Then(context, fulfilled, rejected).ToLocal(&chained);
 }
 
-// [message, filename, lineno, colno] of a V8 message: what an ErrorEvent
-// needs (columns 1-based, as HTML reports them).
+// [message, filename, lineno, colno]: what an ErrorEvent needs.
+inline v8::Local<v8::Array> LocationArray(v8::Local<v8::Context> context,
+                                          v8::Local<v8::Value> message,
+                                          v8::Local<v8::Value> filename, int lineno, int colno) {
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::Local<v8::Array> parts = v8::Array::New(isolate, 4);
+  v8::Local<v8::Value> values[] = {message, filename, v8::Integer::New(isolate, lineno),
+                                   v8::Integer::New(isolate, colno)};
+  for (uint32_t i = 0; i < 4; ++i) parts->Set(context, i, values[i]).FromMaybe(false);
+  return parts;
+}
+
+// The LocationArray of a V8 message (columns 1-based, as HTML reports them).
 inline v8::Local<v8::Array> MessageLocation(v8::Local<v8::Context> context,
                                             v8::Local<v8::Message> message) {
   v8::Isolate* isolate = context->GetIsolate();
-  v8::Local<v8::Array> parts = v8::Array::New(isolate, 4);
   v8::Local<v8::Value> resource = message->GetScriptResourceName();
-  v8::Local<v8::Value> values[] = {
-      message->Get(),
-      resource->IsString() ? resource : V8String(isolate, "").As<v8::Value>(),
-      v8::Integer::New(isolate, message->GetLineNumber(context).FromMaybe(0)),
-      v8::Integer::New(isolate, message->GetStartColumn(context).FromMaybe(-1) + 1),
-  };
-  for (uint32_t i = 0; i < 4; ++i) parts->Set(context, i, values[i]).FromMaybe(false);
-  return parts;
+  return LocationArray(context, message->Get(),
+                       resource->IsString() ? resource : V8String(isolate, "").As<v8::Value>(),
+                       message->GetLineNumber(context).FromMaybe(0),
+                       message->GetStartColumn(context).FromMaybe(-1) + 1);
 }
 
 // Adds `callback` as method `name` of `target`.
