@@ -10,10 +10,11 @@
 //
 // This file is the BODY of `function (host, internals, global) { ... }`, evaluated
 // once per realm at startup. `host.now()` is the only host service used. Private
-// state lives in module-local WeakMaps, so nothing is visible as own properties.
+// state lives in private fields (events) and module-local WeakMaps (targets,
+// signals), so nothing is visible as own properties.
 //
 // Exported on `internals` (signatures at the end of the file):
-//   markTrusted, dispatchEvent, fireEvent, defineEventHandler, initEventTarget,
+//   markTrusted, dispatchEvent, dispatchMessage, fireEvent, defineEventHandler, initEventTarget,
 //   isEventTarget, isEvent, isDOMException, isAbortSignal, hasEventListeners,
 //   createAbortSignal, createDependentAbortSignal, signalAbort,
 //   addAbortAlgorithm, removeAbortAlgorithm.
@@ -1834,7 +1835,7 @@ internals.fireEvent = fireEvent;
 // A MessageEvent for a delivered message: `data` is the message as it is,
 // undefined included (the MessageEventInit dictionary would turn undefined
 // into its default, null).
-internals.newMessageEvent = (type, data, ports, timeStamp) => {
+function newMessageEvent(type, data, ports, timeStamp) {
   internalTimeStamp = timeStamp === undefined ? host.now() : timeStamp;
   internalData = data;
   internalPorts = ports === undefined ? kNoPorts : ObjectFreeze(ports);
@@ -1846,17 +1847,11 @@ internals.newMessageEvent = (type, data, ports, timeStamp) => {
     internalData = undefined;
     internalPorts = undefined;
   }
-};
-// internals.dispatchMessage(target, data, ports, timeStamp): fires a trusted
-// `message` MessageEvent (as newMessageEvent makes it) at an EventTarget.
-internals.dispatchMessage = (target, data, ports, timeStamp) => {
-  const tstate = WeakMapPrototypeGet(targetStates, target);
-  if (tstate === undefined) throw new TypeErrorCtor('internals.dispatchMessage: target is not an EventTarget');
-  const event = internals.newMessageEvent('message', data, ports, timeStamp);
-  const state = peekEventState(event);
-  state.isTrusted = true;
-  return dispatch(tstate, event, state);
-};
+}
+// internals.dispatchMessage(target, data, ports, timeStamp) -> boolean: fires
+// a trusted `message` MessageEvent (see newMessageEvent) at an EventTarget.
+internals.dispatchMessage = (target, data, ports, timeStamp) =>
+  internalDispatch(target, internals.markTrusted(newMessageEvent('message', data, ports, timeStamp)));
 // internals.defineEventHandler(prototype, name, { errorSignature, brandCheck, onSet }).
 internals.defineEventHandler = defineEventHandler;
 // internals.initEventTarget(object) -> object: makes any object (the global,
