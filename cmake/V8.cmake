@@ -2,9 +2,10 @@
 # imported target hostloop::v8.
 #
 # HOSTLOOP_V8_ROOT is the folder that holds include/node and lib/<triplet>
-# (scripts/setup.sh prints it). /usr/include/node is only accepted when it is
-# V8 10: on machines with nodejs 20 it holds V8 11.3 headers, which compile
-# against libnode.so.108 and then crash at run time.
+# (scripts/setup.sh prints it). Whatever the root, its include/node is used
+# only after the check below finds V8_MAJOR_VERSION == 10 in its
+# v8-version.h: /usr/include/node on machines with nodejs 20 holds V8 11.3
+# headers, which compile against libnode.so.108 and then crash at run time.
 
 set(HOSTLOOP_V8_ROOT "" CACHE PATH "Root of libnode-dev/libnode108 (holds include/node)")
 if(NOT HOSTLOOP_V8_ROOT)

@@ -93,7 +93,8 @@ if ! js_deps_current; then
   exec 9>&-
 fi
 
-# V8: a system libnode-dev with V8 10 headers, or the vendored copy.
+# V8: a system libnode-dev, only after its v8-version.h says
+# V8_MAJOR_VERSION 10 (Node 20's headers there say 11), or the vendored copy.
 if [ "$(v8_major_of /usr)" = 10 ] && [ -e "/usr/lib/$triplet/libnode.so.108" ]; then
   v8_root=/usr
   log "using the installed libnode-dev (V8 10)"
