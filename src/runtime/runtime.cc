@@ -333,7 +333,7 @@ void Runtime::ReportExceptionAt(v8::Local<v8::Value> exception, const std::strin
   CallReporter(report, exception,
                LocationArray(context, V8String(isolate_, message), V8String(isolate_, filename),
                              lineno, colno),
-               v8::Exception::CreateMessage(isolate_, exception));
+               v8::Local<v8::Message>());
 }
 
 void Runtime::CallReporter(v8::Local<v8::Function> report, v8::Local<v8::Value> exception,
@@ -343,6 +343,7 @@ void Runtime::CallReporter(v8::Local<v8::Function> report, v8::Local<v8::Value> 
   if (report->Call(context(), v8::Undefined(isolate_), 2, argv).IsEmpty() &&
       !try_catch.HasTerminated()) {
     // The reporter itself failed: fall back to printing.
+    if (message.IsEmpty()) message = v8::Exception::CreateMessage(isolate_, exception);
     PrintUncaught(exception, message);
   }
 }

@@ -191,7 +191,8 @@ class Runtime {
   void Checkpoint();
   void MainSettled(bool ok);
   // Calls internals.reportException(exception, location); if that throws,
-  // prints `exception` as uncaught with `message` instead.
+  // prints `exception` as uncaught with `message` instead (empty: one made
+  // from `exception`).
   void CallReporter(v8::Local<v8::Function> report, v8::Local<v8::Value> exception,
                     v8::Local<v8::Value> location, v8::Local<v8::Message> message);
 
