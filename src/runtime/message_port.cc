@@ -1,5 +1,6 @@
 #include "runtime/message_port.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "base/check.h"
@@ -39,20 +40,25 @@ bool PortCore::has_queued() {
   return !queue_.empty();
 }
 
-void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
+std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
   std::shared_ptr<loop::EventLoop> loop;
   uint64_t attachment = 0;
   bool cross_thread;
+  std::unique_ptr<SerializedMessage> spare;
   {
     base::MutexLock lock(mutex_);
-    if (closed_) return;  // `message` is destroyed after the lock is released
+    if (closed_) return nullptr;  // `message` is destroyed after the lock is released
     message->cross_thread = !loop_ || owner_thread_ != std::this_thread::get_id();
     cross_thread = message->cross_thread;
     queue_.push_back(std::move(message));
-    if (!enabled_ || !loop_) return;
+    if (!spares_.empty()) {
+      spare = std::move(spares_.back());
+      spares_.pop_back();
+    }
+    if (!enabled_ || !loop_) return spare;
     if (cross_thread) {
       // One drain entry at a time carries every message from other threads.
-      if (drain_scheduled_) return;
+      if (drain_scheduled_) return spare;
       drain_scheduled_ = true;
     } else {
       ++scheduled_;
@@ -61,6 +67,7 @@ void PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
     attachment = attachment_;
   }
   ScheduleDeliveries(loop, cross_thread ? 0 : 1, cross_thread, attachment);
+  return spare;
 }
 
 void PortCore::ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
@@ -79,43 +86,77 @@ void PortCore::ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop,
 
 void PortCore::DrainBatch(uint64_t attachment) {
   std::shared_ptr<loop::EventLoop> loop;
+  PortReceiver* receiver;
+  uint64_t changes;
+  // Local: once a handler moves this end to another thread, its new owner
+  // may drain it while this call is still unwinding.
+  std::vector<std::unique_ptr<SerializedMessage>> batch;
   {
     base::MutexLock lock(mutex_);
     if (attachment != attachment_) return;  // scheduled for a former owner
-    loop = loop_;
-  }
-  if (!loop) return;
-  loop::Looper* looper = loop->looper();
-  loop::TimePoint budget_end = looper->Now() + kDrainTime;
-  for (std::size_t delivered = 0;; ++delivered) {
-    std::unique_ptr<SerializedMessage> message;
-    PortReceiver* receiver = nullptr;
-    bool more = false;
-    {
-      base::MutexLock lock(mutex_);
-      if (attachment != attachment_) return;
-      if (closed_ || queue_.empty() || receiver_ == nullptr || !enabled_) {
-        drain_scheduled_ = false;
-        return;
-      }
-      if (delivered >= kDrainCount || looper->quit_requested() ||
-          (delivered % 8 == 7 && looper->Now() >= budget_end)) {
-        more = true;
-      } else {
-        message = std::move(queue_.front());
-        queue_.pop_front();
-        receiver = receiver_;
-      }
-    }
-    if (more) {
-      // The rest waits behind whatever else the lane holds (a later pass).
-      loop->PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
+    if (!loop_ || closed_ || queue_.empty() || receiver_ == nullptr || !enabled_) {
+      drain_scheduled_ = false;
       return;
     }
-    // Each message is a task of its own: a microtask checkpoint between them
-    // (the lane adds the last one after this entry).
-    if (delivered > 0) looper->NotifyEntryRan();
-    receiver->Deliver(std::move(message));
+    loop = loop_;
+    receiver = receiver_;
+    changes = changes_.load(std::memory_order_relaxed);
+    in_flight_.store(&batch, std::memory_order_relaxed);
+    in_flight_next_ = 0;
+    const std::size_t count = std::min(queue_.size(), kDrainCount);
+    batch.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      batch.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+  }
+  loop::Looper* looper = loop->looper();
+  const loop::TimePoint budget_end = looper->Now() + kDrainTime;
+  std::size_t delivered = 0;
+  while (delivered < batch.size()) {
+    if (delivered > 0) {
+      if (looper->quit_requested() || (delivered % 8 == 0 && looper->Now() >= budget_end)) break;
+      // Each message is a task of its own: a microtask checkpoint between
+      // them (the lane adds the last one after this entry).
+      looper->NotifyEntryRan();
+      // The last task moved this end (the rest is back in the queue), or it
+      // (or another thread) closed it.
+      if (in_flight_.load(std::memory_order_relaxed) != &batch ||
+          changes_.load(std::memory_order_acquire) != changes) {
+        break;
+      }
+    }
+    in_flight_next_ = delivered + 1;
+    receiver->Deliver(*batch[delivered++]);
+  }
+  // Spent messages are emptied here, on the home thread (what they carried
+  // belongs to this runtime now), and kept for the senders to reuse.
+  for (std::size_t i = 0; i < delivered; ++i) batch[i]->Recycle();
+
+  bool repost = false;
+  {
+    base::MutexLock lock(mutex_);
+    // (A handler that moved this end cleared it; a new owner may have set it
+    // since.)
+    if (in_flight_.load(std::memory_order_relaxed) == &batch) in_flight_.store(nullptr, std::memory_order_relaxed);
+    if (!closed_) {
+      // Undelivered messages go back in front (a closed end drops them,
+      // below, outside the lock).
+      for (std::size_t i = batch.size(); i-- > delivered;) queue_.push_front(std::move(batch[i]));
+      for (std::size_t i = 0; i < delivered && spares_.size() < kMaxSpares; ++i) {
+        spares_.push_back(std::move(batch[i]));
+      }
+    }
+    // After a move, the new owner schedules its own deliveries.
+    if (attachment == attachment_) {
+      repost = !closed_ && !queue_.empty() && receiver_ != nullptr && enabled_;
+      if (!repost) drain_scheduled_ = false;
+    }
+  }
+  batch.clear();
+  if (repost) {
+    // The rest waits behind whatever else the lane holds (a later pass).
+    loop->PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
   }
 }
 
@@ -131,7 +172,7 @@ void PortCore::DeliverOne(uint64_t attachment) {
     queue_.pop_front();
     receiver = receiver_;
   }
-  receiver->Deliver(std::move(message));
+  receiver->Deliver(*message);
 }
 
 void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
@@ -146,8 +187,19 @@ void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLo
     receiver_ = receiver;
     loop_ = std::move(loop);
     owner_thread_ = std::this_thread::get_id();
+    // A handler moving this end in the middle of a batch: the rest of the
+    // batch goes back in front before the new owner can take it.
+    // (A closed end drops them: DrainBatch releases them outside the lock.)
+    if (std::vector<std::unique_ptr<SerializedMessage>>* batch = in_flight_.load(std::memory_order_relaxed)) {
+      if (!closed_) {
+        for (std::size_t i = batch->size(); i-- > in_flight_next_;) queue_.push_front(std::move((*batch)[i]));
+        batch->resize(in_flight_next_);
+      }
+      in_flight_.store(nullptr, std::memory_order_relaxed);
+    }
     // Entries scheduled for the former owner become no-ops.
     ++attachment_;
+    changes_.fetch_add(1, std::memory_order_release);
     scheduled_ = 0;
     drain_scheduled_ = false;
     // A transferred port arrives started only once its new owner starts it.
@@ -233,6 +285,7 @@ void PortCore::Close() {
   {
     base::MutexLock lock(mutex_);
     closed_ = true;
+    changes_.fetch_add(1, std::memory_order_release);
     other = peer_.lock();
     peer_.reset();
     dropped.swap(queue_);
@@ -301,7 +354,10 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!message) return;
   std::shared_ptr<PortCore> target = handle->core() ? handle->core()->peer() : nullptr;
   // Steps 2, 6: no entangled port: the message (and what it moved) is gone.
-  if (target) target->Enqueue(std::move(message));
+  if (!target) return;
+  if (std::unique_ptr<SerializedMessage> spare = target->Enqueue(std::move(message))) {
+    runtime->KeepSpareMessage(std::move(spare));
+  }
 }
 
 void PortStart(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -422,13 +478,13 @@ void MessagePortHandle::UpdateLiveness() {
   }
 }
 
-void MessagePortHandle::Deliver(std::unique_ptr<SerializedMessage> message) {
+void MessagePortHandle::Deliver(SerializedMessage& message) {
   v8::HandleScope scope(runtime_->isolate());
-  DispatchMessageEvent(runtime_, wrapper_.Get(runtime_->isolate()), std::move(message));
+  DispatchMessageEvent(runtime_, wrapper_.Get(runtime_->isolate()), message);
 }
 
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
-                          std::unique_ptr<SerializedMessage> message) {
+                          SerializedMessage& message) {
   if (runtime->stopping()) return;
   v8::Isolate* isolate = runtime->isolate();
   v8::HandleScope scope(isolate);
@@ -437,7 +493,7 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
   v8::Local<v8::Value> data;
   {
     v8::TryCatch try_catch(isolate);
-    if (!Deserialize(runtime, *message, &ports).ToLocal(&data)) {
+    if (!Deserialize(runtime, message, &ports).ToLocal(&data)) {
       if (try_catch.HasTerminated()) return;
       data.Clear();
     }

@@ -17,6 +17,7 @@
 
 #include <v8.h>
 
+#include <atomic>
 #include <cstdint>
 #include <chrono>
 #include <deque>
@@ -41,8 +42,9 @@ class Runtime;
 class PortReceiver {
  public:
   virtual ~PortReceiver() = default;
-  // Owner's home thread. One message, one task.
-  virtual void Deliver(std::unique_ptr<SerializedMessage> message) = 0;
+  // Owner's home thread. One message, one task. The caller keeps the
+  // message (to recycle it).
+  virtual void Deliver(SerializedMessage& message) = 0;
   // Owner's home thread. The entangled end moved to another owner, was
   // closed, or arrived (liveness may change, J3).
   virtual void OnPeerChanged() {}
@@ -54,8 +56,11 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
 
   // Thread-safe. Queues `message` for this end; dropped when it is closed.
   // A message posted from another thread than the owner's (or before the
-  // core has an owner) is delivered through the internal lane.
-  void Enqueue(std::unique_ptr<SerializedMessage> message);
+  // core has an owner) is delivered through the internal lane. Returns a
+  // spent message this end delivered, if one is kept, for the caller's
+  // Runtime::KeepSpareMessage: messages go back to the thread that
+  // allocated them instead of being freed across threads.
+  [[nodiscard]] std::unique_ptr<SerializedMessage> Enqueue(std::unique_ptr<SerializedMessage> message);
   // Thread-safe. The entangled end, or null once disentangled.
   std::shared_ptr<PortCore> peer();
   // Thread-safe. Disentangles both ends; this end's queue is dropped.
@@ -79,7 +84,10 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   PortCore() = default;
   // Runs one delivery on the owner's home thread.
   void DeliverOne(uint64_t attachment);
-  // Delivers messages from other threads in bounded batches (L4).
+  // Delivers messages from other threads in bounded batches (L4). The batch
+  // leaves the queue under one lock (a lock per message contended with the
+  // sending thread's Enqueue); what the batch did not deliver goes back to
+  // the front of the queue.
   void DrainBatch(uint64_t attachment);
   static constexpr std::size_t kDrainCount = 256;
   static constexpr loop::Duration kDrainTime = std::chrono::microseconds(500);
@@ -106,8 +114,23 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   std::size_t scheduled_ GUARDED_BY(mutex_) = 0;
   // Whether a drain entry for cross-thread messages is pending.
   bool drain_scheduled_ GUARDED_BY(mutex_) = false;
+  // Messages DrainBatch delivered, recycled, for Enqueue to hand back.
+  std::vector<std::unique_ptr<SerializedMessage>> spares_ GUARDED_BY(mutex_);
+  static constexpr std::size_t kMaxSpares = kDrainCount;
+  // Bumped (under mutex_) whenever this end closes or changes owner, so a
+  // drain in progress sees it without taking the lock between messages.
+  std::atomic<uint64_t> changes_{0};
   // Owner's home thread only.
   PortReceiver* receiver_ = nullptr;
+  // The batch DrainBatch is delivering and the index of its first message
+  // not yet handed to the receiver: a handler that moves this end
+  // (ChangeOwner) puts the rest back at the front of the queue before the
+  // new owner can see it, and clears this. Changed under mutex_; DrainBatch
+  // checks between messages, without the lock, that it still points at its
+  // batch (atomic: by then a new owner on another thread may have set it).
+  // in_flight_next_ is written only by the drain that owns the batch.
+  std::atomic<std::vector<std::unique_ptr<SerializedMessage>>*> in_flight_{nullptr};
+  std::size_t in_flight_next_ = 0;
 };
 
 class MessagePortHandle final : public PortReceiver {
@@ -144,7 +167,7 @@ class MessagePortHandle final : public PortReceiver {
 
   // Delivers `message` to the JS object as a `message` (or `messageerror`)
   // event.
-  void Deliver(std::unique_ptr<SerializedMessage> message) override;
+  void Deliver(SerializedMessage& message) override;
 
  private:
   MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core);
@@ -165,6 +188,6 @@ namespace hostloop::runtime {
 // Turns a message into a `message` event on `target` (or `messageerror` when
 // it cannot be deserialized): the shared last step of every receiver.
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
-                          std::unique_ptr<SerializedMessage> message);
+                          SerializedMessage& message);
 
 }  // namespace hostloop::runtime

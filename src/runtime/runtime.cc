@@ -16,6 +16,7 @@
 #include "runtime/native_module.h"
 #include "runtime/realm.h"
 #include "runtime/rejection_tracker.h"
+#include "runtime/serializer.h"
 #include "runtime/timers.h"
 #include "runtime/v8_util.h"
 #include "v8/v8_process.h"
@@ -183,6 +184,20 @@ v8::MaybeLocal<v8::Function> Runtime::InternalFunction(const char* name) {
   }
   internal_functions_.emplace(name, v8::Global<v8::Function>(isolate_, value.As<v8::Function>()));
   return scope.Escape(value.As<v8::Function>());
+}
+
+std::unique_ptr<SerializedMessage> Runtime::TakeSpareMessage() {
+  if (spare_messages_.empty()) return std::make_unique<SerializedMessage>();
+  std::unique_ptr<SerializedMessage> message = std::move(spare_messages_.back());
+  spare_messages_.pop_back();
+  return message;
+}
+
+void Runtime::KeepSpareMessage(std::unique_ptr<SerializedMessage> message) {
+  // Enqueue hands back at most one per post and Serialize takes one, so a
+  // few suffice.
+  constexpr std::size_t kMaxSpares = 16;
+  if (spare_messages_.size() < kMaxSpares) spare_messages_.push_back(std::move(message));
 }
 
 double Runtime::NowMs() const {

@@ -28,6 +28,7 @@ class MessagePortHandle;
 class ModuleLoader;
 class PendingPromises;
 class RejectionTracker;
+struct SerializedMessage;
 class Timers;
 
 enum class UncaughtErrorPolicy { kThrow, kWarn };
@@ -180,6 +181,10 @@ class Runtime {
   std::unordered_set<MessagePortHandle*>& port_handles() { return port_handles_; }
   // Milliseconds since the runtime started (performance.now()).
   double NowMs() const;
+  // Home thread. An empty message for Serialize: a spent one handed back
+  // by a port this runtime posted to (PortCore::Enqueue), or a new one.
+  std::unique_ptr<SerializedMessage> TakeSpareMessage();
+  void KeepSpareMessage(std::unique_ptr<SerializedMessage> message);
   double time_origin_ms() const { return time_origin_ms_; }
 
  private:
@@ -208,6 +213,7 @@ class Runtime {
   v8::Global<v8::FunctionTemplate> message_port_template_;
   bool constructing_port_ = false;
   std::unordered_set<MessagePortHandle*> port_handles_;
+  std::vector<std::unique_ptr<SerializedMessage>> spare_messages_;
   std::unique_ptr<ModuleLoader> modules_;
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<RejectionTracker> rejections_;

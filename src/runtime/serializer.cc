@@ -1,6 +1,7 @@
 #include "runtime/serializer.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "runtime/message_port.h"
 #include "runtime/runtime.h"
@@ -60,6 +61,21 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
     return v8::Just(static_cast<uint32_t>(shared_buffers_.size() - 1));
   }
 
+  // The byte buffer: a recycled message's buffer is used first when it is
+  // large enough; the capacity is remembered for the next reuse.
+  void* ReallocateBufferMemory(void* old_buffer, size_t size, size_t* actual_size) override {
+    if (old_buffer == nullptr && message_->data && message_->capacity >= size) {
+      *actual_size = capacity_ = message_->capacity;
+      message_->capacity = 0;
+      return message_->data.release();
+    }
+    void* buffer = std::realloc(old_buffer, size);
+    *actual_size = capacity_ = size;
+    return buffer;
+  }
+  void FreeBufferMemory(void* buffer) override { std::free(buffer); }
+  std::size_t capacity() const { return capacity_; }
+
   v8::Maybe<uint32_t> GetWasmModuleTransferId(v8::Isolate* isolate,
                                               v8::Local<v8::WasmModuleObject> module) override {
     message_->wasm_modules.push_back(module->GetCompiledModule());
@@ -72,6 +88,7 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
   const std::vector<v8::Local<v8::Object>>& transferred_ports_;
   std::vector<v8::Local<v8::SharedArrayBuffer>> shared_buffers_;
   v8::ValueSerializer* serializer_ = nullptr;
+  std::size_t capacity_ = 0;
 };
 
 class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
@@ -205,7 +222,7 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
   std::vector<v8::Local<v8::Object>> ports;
   if (!CollectTransfer(runtime, transfer, source_port, &buffers, &ports)) return nullptr;
 
-  auto message = std::make_unique<SerializedMessage>();
+  std::unique_ptr<SerializedMessage> message = runtime->TakeSpareMessage();
   if (buffers.empty() && ports.empty()) {
     using Inline = SerializedMessage::Inline;
     if (value->IsNumber()) {
@@ -232,6 +249,7 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
   auto [data, size] = serializer.Release();
   message->data.reset(data);
   message->size = size;
+  message->capacity = delegate.capacity();
 
   // Only now that serialization succeeded does anything move.
   for (v8::Local<v8::ArrayBuffer> buffer : buffers) {
@@ -242,6 +260,23 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
     message->ports.push_back(MessagePortHandle::FromObject(isolate, port)->Disentangle());
   }
   return message;
+}
+
+void SerializedMessage::Recycle() {
+  // Large buffers go back to malloc; a typical message's stays.
+  constexpr std::size_t kKeptCapacity = 4096;
+  if (capacity > kKeptCapacity) {
+    data.reset();
+    capacity = 0;
+  }
+  size = 0;
+  array_buffers.clear();
+  shared_array_buffers.clear();
+  ports.clear();
+  wasm_modules.clear();
+  cross_thread = false;
+  inline_value = Inline::kNone;
+  number = 0;
 }
 
 v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& message,

@@ -26,6 +26,8 @@ struct SerializedMessage {
   };
   std::unique_ptr<uint8_t, FreeDeleter> data;
   std::size_t size = 0;
+  // Bytes allocated at `data` (a recycled message's buffer is reused).
+  std::size_t capacity = 0;
   std::vector<std::shared_ptr<v8::BackingStore>> array_buffers;
   std::vector<std::shared_ptr<v8::BackingStore>> shared_array_buffers;
   std::vector<std::shared_ptr<PortCore>> ports;
@@ -37,6 +39,13 @@ struct SerializedMessage {
   enum class Inline : uint8_t { kNone, kUndefined, kNull, kTrue, kFalse, kNumber };
   Inline inline_value = Inline::kNone;
   double number = 0;
+
+  // After delivery: releases what the message still carries (buffers,
+  // ports, modules) and makes it empty, keeping the allocation and a small
+  // byte buffer for the next Serialize (a message from another thread would
+  // otherwise be freed into that thread's malloc arena, message by message,
+  // contending with its allocations).
+  void Recycle();
 };
 
 // Serializes `value`, moving what `transfer` lists (ArrayBuffers, MessagePorts;

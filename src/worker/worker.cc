@@ -47,8 +47,10 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
 
   // self.postMessage: to the Worker object in the parent.
   void PostToParent(std::unique_ptr<runtime::SerializedMessage> message) {
-    if (std::shared_ptr<runtime::PortCore> peer = params_.worker_end->peer()) {
-      peer->Enqueue(std::move(message));
+    std::shared_ptr<runtime::PortCore> peer = params_.worker_end->peer();
+    if (!peer) return;
+    if (std::unique_ptr<runtime::SerializedMessage> spare = peer->Enqueue(std::move(message))) {
+      runtime_->KeepSpareMessage(std::move(spare));
     }
   }
 
@@ -85,10 +87,10 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
   }
 
   // PortReceiver: a message from the parent, to the worker's global.
-  void Deliver(std::unique_ptr<runtime::SerializedMessage> message) override {
+  void Deliver(runtime::SerializedMessage& message) override {
     if (closing_) return;
     v8::HandleScope scope(runtime_->isolate());
-    runtime::DispatchMessageEvent(runtime_, runtime_->context()->Global(), std::move(message));
+    runtime::DispatchMessageEvent(runtime_, runtime_->context()->Global(), message);
   }
 
  private:
@@ -250,7 +252,11 @@ void WorkerHost::ReleaseParent() {
 
 void WorkerHost::PostMessage(std::unique_ptr<runtime::SerializedMessage> message) {
   if (terminated_ || exited_ || !parent_end_) return;
-  if (std::shared_ptr<runtime::PortCore> peer = parent_end_->peer()) peer->Enqueue(std::move(message));
+  std::shared_ptr<runtime::PortCore> peer = parent_end_->peer();
+  if (!peer) return;
+  if (std::unique_ptr<runtime::SerializedMessage> spare = peer->Enqueue(std::move(message))) {
+    parent_->KeepSpareMessage(std::move(spare));
+  }
 }
 
 void WorkerHost::Terminate() {
@@ -273,10 +279,10 @@ void WorkerHost::Terminate() {
   ReleaseParent();
 }
 
-void WorkerHost::Deliver(std::unique_ptr<runtime::SerializedMessage> message) {
+void WorkerHost::Deliver(runtime::SerializedMessage& message) {
   if (terminated_) return;
   v8::HandleScope scope(parent_->isolate());
-  runtime::DispatchMessageEvent(parent_, object_.Get(parent_->isolate()), std::move(message));
+  runtime::DispatchMessageEvent(parent_, object_.Get(parent_->isolate()), message);
 }
 
 void WorkerHost::OnError(const ErrorReport& report) {

@@ -85,7 +85,7 @@ class WorkerHost final : public runtime::PortReceiver {
   void FinishWhenDrained();
 
   // PortReceiver: a message from the worker, to the Worker object.
-  void Deliver(std::unique_ptr<runtime::SerializedMessage> message) override;
+  void Deliver(runtime::SerializedMessage& message) override;
 
   bool exited() const { return exited_; }
   uint64_t id() const { return id_; }
