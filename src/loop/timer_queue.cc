@@ -9,6 +9,21 @@
 
 namespace hostloop::loop {
 
+template <typename T>
+void TimerQueue::PodArray<T>::Grow() {
+  std::size_t capacity = capacity_ == 0 ? 64 : capacity_ * 2;
+  void* data = std::realloc(data_, capacity * sizeof(T));
+  CHECK_MSG(data != nullptr, "out of memory growing the timer queue");
+  data_ = static_cast<T*>(data);
+  capacity_ = capacity;
+}
+
+uint32_t TimerQueue::AppendSlot() {
+  CHECK_MSG(slot_count_ < kMaxSlots, "more than 8M timers pending");
+  if ((slot_count_ & kChunkMask) == 0) chunks_.push_back(std::make_unique<Slot[]>(kChunkMask + 1));
+  return slot_count_++;
+}
+
 TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta meta) {
   CHECK(task);
   uint32_t slot_index;
@@ -16,50 +31,48 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
     slot_index = free_slots_.back();
     free_slots_.pop_back();
   } else {
-    slot_index = static_cast<uint32_t>(slots_.size());
-    CHECK_MSG(slot_index < kMaxSlots, "more than 8M timers pending");
-    slots_.emplace_back();
+    slot_index = AppendSlot();
   }
-  Slot& slot = slots_[slot_index];
-  slot.task = std::move(task);
-  slot.live = true;
-  slot.meta = meta;
+  Slot& entry = slot(slot_index);
+  entry.task = std::move(task);
+  entry.live = true;
+  entry.meta = meta;
   if (meta.keeps_alive) ++keep_alive_count_;
 
   heap_.push_back({});
   SiftUp(heap_.size() - 1, Node{due.time_since_epoch().count(), sequence, slot_index});
-  return MakeId(slot_index, slot.generation);
+  return MakeId(slot_index, entry.generation);
 }
 
-const TimerQueue::Slot* TimerQueue::Find(Id id) const {
+uint32_t TimerQueue::Find(Id id) const {
   uint64_t slot_plus_one = id & kMaxSlots;
-  if (slot_plus_one == 0 || slot_plus_one > slots_.size()) return nullptr;
-  const Slot& slot = slots_[slot_plus_one - 1];
-  if (!slot.live || (slot.generation & kGenerationMask) != static_cast<uint32_t>(id >> kSlotBits)) {
-    return nullptr;
+  if (slot_plus_one == 0 || slot_plus_one > slot_count_) return kNoSlot;
+  uint32_t index = static_cast<uint32_t>(slot_plus_one - 1);
+  const Slot& entry = slot(index);
+  if (!entry.live || (entry.generation & kGenerationMask) != static_cast<uint32_t>(id >> kSlotBits)) {
+    return kNoSlot;
   }
-  return &slot;
+  return index;
 }
 
-bool TimerQueue::Contains(Id id) const { return Find(id) != nullptr; }
+bool TimerQueue::Contains(Id id) const { return Find(id) != kNoSlot; }
 
 TimerQueue::Id TimerQueue::NextId() const {
   if (!free_slots_.empty()) {
-    uint32_t slot = free_slots_.back();
-    return MakeId(slot, slots_[slot].generation);
+    uint32_t index = free_slots_.back();
+    return MakeId(index, slot(index).generation);
   }
-  return MakeId(static_cast<uint32_t>(slots_.size()), 0);
+  return MakeId(slot_count_, 0);
 }
 
 Task TimerQueue::Cancel(Id id) {
-  const Slot* found = Find(id);
-  if (found == nullptr) return Task();
-  Slot& slot = slots_[static_cast<std::size_t>(found - slots_.data())];
-  Task task = std::move(slot.task);
-  if (slot.meta.keeps_alive) --keep_alive_count_;
-  slot.live = false;
-  ++slot.generation;  // the id is dead from now on
-  uint32_t slot_index = static_cast<uint32_t>(&slot - slots_.data());
+  const uint32_t slot_index = Find(id);
+  if (slot_index == kNoSlot) return Task();
+  Slot& entry = slot(slot_index);
+  Task task = std::move(entry.task);
+  if (entry.meta.keeps_alive) --keep_alive_count_;
+  entry.live = false;
+  ++entry.generation;  // the id is dead from now on
   if (heap_.back().slot == slot_index) {
     // The last leaf leaves at no cost (a timer cancelled soon after it was
     // set usually sits there).
@@ -142,7 +155,7 @@ void TimerQueue::MaybeCompact() {
               std::greater<uint32_t>());
   }
   DCHECK(free_slots_.size() - freed_before == cancelled_);
-  heap_.resize(kept);
+  heap_.truncate(kept);
   cancelled_ = 0;
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
     if (i < heap_.size()) SiftDown(i, heap_[i]);
@@ -150,27 +163,26 @@ void TimerQueue::MaybeCompact() {
 }
 
 void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
-  std::vector<Node> kept;
-  kept.reserve(heap_.size());
+  std::size_t kept = 0;
   for (const Node& node : heap_) {
     if (IsCancelled(node.slot)) {
       FreeSlot(node.slot);  // reclaimed on the way
       continue;
     }
-    Slot& slot = slots_[node.slot];
-    if (slot.meta.owner != owner) {
-      kept.push_back(node);
+    Slot& entry = slot(node.slot);
+    if (entry.meta.owner != owner) {
+      heap_[kept++] = node;
       continue;
     }
-    out->push_back(std::move(slot.task));
-    if (slot.meta.keeps_alive) --keep_alive_count_;
-    slot.live = false;
-    ++slot.generation;
+    out->push_back(std::move(entry.task));
+    if (entry.meta.keeps_alive) --keep_alive_count_;
+    entry.live = false;
+    ++entry.generation;
     FreeSlot(node.slot);
   }
   cancelled_ = 0;
   // Rebuild the heap bottom-up: O(n).
-  heap_ = std::move(kept);
+  heap_.truncate(kept);
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
     if (i < heap_.size()) SiftDown(i, heap_[i]);
   }
@@ -205,11 +217,11 @@ void TimerQueue::SiftDown(std::size_t index, Node node) {
 
 Task TimerQueue::RemoveAt(std::size_t index) {
   uint32_t slot_index = heap_[index].slot;
-  Slot& slot = slots_[slot_index];
-  Task task = std::move(slot.task);
-  if (slot.meta.keeps_alive) --keep_alive_count_;
-  slot.live = false;
-  ++slot.generation;
+  Slot& entry = slot(slot_index);
+  Task task = std::move(entry.task);
+  if (entry.meta.keeps_alive) --keep_alive_count_;
+  entry.live = false;
+  ++entry.generation;
   FreeSlot(slot_index);
 
   Node last = heap_.back();
