@@ -355,7 +355,7 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
     text = true;
   }
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path] { return ReadFileJob(path); },
+      RuntimeOf(info), [path = std::move(path)] { return ReadFileJob(path); },
       [text](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
         if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
@@ -412,7 +412,7 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
   if (!PathArgument(info, 0, &path) || !PayloadArgument(info, 1, &payload)) return;
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info),
-      [path, payload = std::move(payload), append] { return WriteFileJob(path, payload, append); },
+      [path = std::move(path), payload = std::move(payload), append] { return WriteFileJob(path, payload, append); },
       SettleVoid));
 }
 
@@ -423,7 +423,7 @@ void Readdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path] { return ReaddirJob(path); },
+      RuntimeOf(info), [path = std::move(path)] { return ReaddirJob(path); },
       [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
         if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
@@ -440,7 +440,7 @@ void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path] { return StatJob(path); },
+      RuntimeOf(info), [path = std::move(path)] { return StatJob(path); },
       [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
         if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
@@ -476,7 +476,7 @@ void Mkdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!Option(info, 1, "recursive", &recursive_option)) return;
   bool recursive = recursive_option->IsTrue();
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path, recursive] { return MkdirJob(path, recursive); },
+      RuntimeOf(info), [path = std::move(path), recursive] { return MkdirJob(path, recursive); },
       [recursive](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
@@ -501,7 +501,7 @@ void Rm(const v8::FunctionCallbackInfo<v8::Value>& info) {
   bool recursive = recursive_option->IsTrue();
   bool force = force_option->IsTrue();
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path, recursive, force] { return RmJob(path, recursive, force); },
+      RuntimeOf(info), [path = std::move(path), recursive, force] { return RmJob(path, recursive, force); },
       SettleVoid));
 }
 

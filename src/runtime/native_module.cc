@@ -19,16 +19,30 @@ void RegisterNativeModule(const std::string& name, NativeModuleFactory factory) 
 const std::unordered_map<std::string, NativeModuleFactory>& NativeModules() { return Registry(); }
 
 uint64_t PendingPromises::Add(v8::Local<v8::Promise::Resolver> resolver) {
-  uint64_t id = next_id_++;
-  resolvers_.emplace(id, v8::Global<v8::Promise::Resolver>(runtime_->isolate(), resolver));
-  return id;
+  uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  Entry& entry = entries_[slot];
+  entry.resolver.Reset(runtime_->isolate(), resolver);
+  ++size_;
+  return (static_cast<uint64_t>(entry.generation) << 32) | slot;
 }
 
 v8::Local<v8::Promise::Resolver> PendingPromises::Take(uint64_t id) {
-  auto it = resolvers_.find(id);
-  if (it == resolvers_.end()) return {};
-  v8::Local<v8::Promise::Resolver> resolver = it->second.Get(runtime_->isolate());
-  resolvers_.erase(it);
+  const uint32_t slot = static_cast<uint32_t>(id);
+  if (slot >= entries_.size()) return {};
+  Entry& entry = entries_[slot];
+  if (entry.generation != static_cast<uint32_t>(id >> 32) || entry.resolver.IsEmpty()) return {};
+  v8::Local<v8::Promise::Resolver> resolver = entry.resolver.Get(runtime_->isolate());
+  entry.resolver.Reset();
+  ++entry.generation;
+  free_.push_back(slot);
+  --size_;
   return resolver;
 }
 

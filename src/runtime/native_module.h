@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "base/unique_function.h"
 #include "loop/thread_pool.h"
@@ -44,12 +45,20 @@ class PendingPromises {
   uint64_t Add(v8::Local<v8::Promise::Resolver> resolver);
   // Removes and returns the resolver (empty if unknown).
   v8::Local<v8::Promise::Resolver> Take(uint64_t id);
-  std::size_t size() const { return resolvers_.size(); }
+  std::size_t size() const { return size_; }
 
  private:
+  // Resolvers by slot (reused through a free list, so a pending promise
+  // costs no allocation once the table has grown); an id is the slot and
+  // its generation at Add, so a stale id finds nothing.
+  struct Entry {
+    v8::Global<v8::Promise::Resolver> resolver;
+    uint32_t generation = 0;
+  };
   Runtime* const runtime_;
-  uint64_t next_id_ = 1;
-  std::unordered_map<uint64_t, v8::Global<v8::Promise::Resolver>> resolvers_;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_;
+  std::size_t size_ = 0;
 };
 
 // Runs `work` (on the pool) and then `complete(runtime, resolver, result)` on
