@@ -14,7 +14,7 @@ ThreadPool::ThreadPool(std::size_t threads) {
 
 ThreadPool::~ThreadPool() {
   {
-    std::lock_guard lock(mutex_);
+    base::MutexLock lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
@@ -30,7 +30,7 @@ ThreadPool& ThreadPool::Shared() {
 
 void ThreadPool::Submit(base::Task job) {
   {
-    std::lock_guard lock(mutex_);
+    base::MutexLock lock(mutex_);
     jobs_.push_back(std::move(job));
   }
   wake_.notify_one();
@@ -40,7 +40,7 @@ void ThreadPool::WorkerMain() {
   while (true) {
     base::Task job;
     {
-      std::unique_lock lock(mutex_);
+      std::unique_lock<base::Mutex> lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
       if (jobs_.empty()) return;  // stopping, and everything is done
       job = std::move(jobs_.front());

@@ -6,10 +6,10 @@
 
 #include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "base/thread_annotations.h"
 #include "base/unique_function.h"
 
 namespace hostloop::loop {
@@ -33,10 +33,10 @@ class ThreadPool {
  private:
   void WorkerMain();
 
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<base::Task> jobs_;
-  bool stopping_ = false;
+  base::Mutex mutex_;
+  std::condition_variable_any wake_;
+  std::deque<base::Task> jobs_ GUARDED_BY(mutex_);
+  bool stopping_ GUARDED_BY(mutex_) = false;
   std::vector<std::thread> threads_;
 };
 
