@@ -54,6 +54,7 @@ std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedM
     if (!spares_.empty()) {
       spare = std::move(spares_.back());
       spares_.pop_back();
+      spare_bytes_ -= spare->capacity;
     }
     if (!enabled_ || !loop_) return spare;
     if (cross_thread) {
@@ -132,6 +133,17 @@ void PortCore::DrainBatch(uint64_t attachment) {
   // Spent messages are emptied here, on the home thread (what they carried
   // belongs to this runtime now), and kept for the senders to reuse.
   for (std::size_t i = 0; i < delivered; ++i) batch[i]->Recycle();
+  std::size_t spare_bytes;
+  {
+    base::MutexLock lock(mutex_);
+    spare_bytes = spare_bytes_;
+  }
+  for (std::size_t i = 0; i < delivered; ++i) {
+    // Over the byte budget (an estimate: the sender may take spares
+    // meanwhile), the buffer goes now, outside the lock.
+    if (spare_bytes + batch[i]->capacity > kMaxSpareBytes) batch[i]->DropBuffer();
+    spare_bytes += batch[i]->capacity;
+  }
 
   bool repost = false;
   {
@@ -144,6 +156,7 @@ void PortCore::DrainBatch(uint64_t attachment) {
       // below, outside the lock).
       for (std::size_t i = batch.size(); i-- > delivered;) queue_.push_front(std::move(batch[i]));
       for (std::size_t i = 0; i < delivered && spares_.size() < kMaxSpares; ++i) {
+        spare_bytes_ += batch[i]->capacity;
         spares_.push_back(std::move(batch[i]));
       }
     }

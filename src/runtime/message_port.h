@@ -114,9 +114,13 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   std::size_t scheduled_ GUARDED_BY(mutex_) = 0;
   // Whether a drain entry for cross-thread messages is pending.
   bool drain_scheduled_ GUARDED_BY(mutex_) = false;
-  // Messages DrainBatch delivered, recycled, for Enqueue to hand back.
+  // Messages DrainBatch delivered, recycled, for Enqueue to hand back: at
+  // most kMaxSpares, whose byte buffers total at most kMaxSpareBytes
+  // (spare_bytes_); beyond that a spare keeps no buffer.
   std::vector<std::unique_ptr<SerializedMessage>> spares_ GUARDED_BY(mutex_);
+  std::size_t spare_bytes_ GUARDED_BY(mutex_) = 0;
   static constexpr std::size_t kMaxSpares = kDrainCount;
+  static constexpr std::size_t kMaxSpareBytes = 64 * 1024;
   // Bumped (under mutex_) whenever this end closes or changes owner, so a
   // drain in progress sees it without taking the lock between messages.
   std::atomic<uint64_t> changes_{0};

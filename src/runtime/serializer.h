@@ -46,6 +46,10 @@ struct SerializedMessage {
   // otherwise be freed into that thread's malloc arena, message by message,
   // contending with its allocations).
   void Recycle();
+  void DropBuffer() {
+    data.reset();
+    capacity = 0;
+  }
 };
 
 // Serializes `value`, moving what `transfer` lists (ArrayBuffers, MessagePorts;
