@@ -249,14 +249,14 @@ v8::Local<v8::Value> MakeFsError(v8::Isolate* isolate, const FsResult& result) {
   std::string message = code + ": " + reason + ", " + result.syscall + " '" + result.path + "'";
   if (!result.dest.empty()) message += " -> '" + result.dest + "'";
   v8::Local<v8::Object> error = v8::Exception::Error(V8String(isolate, message)).As<v8::Object>();
-  error->Set(context, V8Symbol(isolate, "code"), V8String(isolate, code)).FromMaybe(false);
-  error->Set(context, V8Symbol(isolate, "errno"), v8::Integer::New(isolate, -result.error))
+  error->CreateDataProperty(context, V8Symbol(isolate, "code"), V8String(isolate, code)).FromMaybe(false);
+  error->CreateDataProperty(context, V8Symbol(isolate, "errno"), v8::Integer::New(isolate, -result.error))
       .FromMaybe(false);
-  error->Set(context, V8Symbol(isolate, "syscall"), V8String(isolate, result.syscall))
+  error->CreateDataProperty(context, V8Symbol(isolate, "syscall"), V8String(isolate, result.syscall))
       .FromMaybe(false);
-  error->Set(context, V8Symbol(isolate, "path"), V8String(isolate, result.path)).FromMaybe(false);
+  error->CreateDataProperty(context, V8Symbol(isolate, "path"), V8String(isolate, result.path)).FromMaybe(false);
   if (!result.dest.empty()) {
-    error->Set(context, V8Symbol(isolate, "dest"), V8String(isolate, result.dest)).FromMaybe(false);
+    error->CreateDataProperty(context, V8Symbol(isolate, "dest"), V8String(isolate, result.dest)).FromMaybe(false);
   }
   return error;
 }
@@ -450,7 +450,7 @@ void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
         auto ms = [](const timespec& t) { return t.tv_sec * 1e3 + t.tv_nsec / 1e6; };
         v8::Local<v8::Object> stats = v8::Object::New(isolate);
         auto set = [&](const char* key, v8::Local<v8::Value> value) {
-          stats->Set(context, V8Symbol(isolate, key), value).FromMaybe(false);
+          stats->CreateDataProperty(context, V8Symbol(isolate, key), value).FromMaybe(false);
         };
         set("size", v8::Number::New(isolate, static_cast<double>(st.st_size)));
         set("mode", v8::Integer::NewFromUnsigned(isolate, st.st_mode));

@@ -257,11 +257,11 @@ v8::Local<v8::Object> CreateHostObject(v8::Local<v8::Context> context,
   for (std::span<const HostFunction> extension : HostExtensions()) {
     AddHostFunctions(context, host, extension);
   }
-  host->Set(context, V8Symbol(isolate, "MessagePort"),
+  host->CreateDataProperty(context, V8Symbol(isolate, "MessagePort"),
             port_template->GetFunction(context).ToLocalChecked())
       .FromMaybe(false);
-  host->Set(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).FromMaybe(false);
-  host->Set(context, V8Symbol(isolate, "v8Version"), V8String(isolate, v8::V8::GetVersion()))
+  host->CreateDataProperty(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).FromMaybe(false);
+  host->CreateDataProperty(context, V8Symbol(isolate, "v8Version"), V8String(isolate, v8::V8::GetVersion()))
       .FromMaybe(false);
   return host;
 }
@@ -274,19 +274,19 @@ void SetRunHostProperties(Runtime* runtime, v8::Local<v8::Object> host) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     js_args->Set(context, static_cast<uint32_t>(i), V8String(isolate, args[i])).FromMaybe(false);
   }
-  host->Set(context, V8Symbol(isolate, "args"), js_args).FromMaybe(false);
-  host->Set(context, V8Symbol(isolate, "timerCancelBuffer"), runtime->timers().CancelBuffer())
+  host->CreateDataProperty(context, V8Symbol(isolate, "args"), js_args).FromMaybe(false);
+  host->CreateDataProperty(context, V8Symbol(isolate, "timerCancelBuffer"), runtime->timers().CancelBuffer())
       .FromMaybe(false);
-  host->Set(context, V8Symbol(isolate, "timeOrigin"),
+  host->CreateDataProperty(context, V8Symbol(isolate, "timeOrigin"),
             v8::Number::New(isolate, runtime->time_origin_ms()))
       .FromMaybe(false);
   if (runtime->options().worker) {
     v8::Local<v8::Object> worker = v8::Object::New(isolate);
-    worker->Set(context, V8Symbol(isolate, "name"), V8String(isolate, runtime->options().worker->name))
+    worker->CreateDataProperty(context, V8Symbol(isolate, "name"), V8String(isolate, runtime->options().worker->name))
         .FromMaybe(false);
-    worker->Set(context, V8Symbol(isolate, "type"), V8String(isolate, runtime->options().worker->type))
+    worker->CreateDataProperty(context, V8Symbol(isolate, "type"), V8String(isolate, runtime->options().worker->type))
         .FromMaybe(false);
-    host->Set(context, V8Symbol(isolate, "workerInfo"), worker).FromMaybe(false);
+    host->CreateDataProperty(context, V8Symbol(isolate, "workerInfo"), worker).FromMaybe(false);
   }
 }
 

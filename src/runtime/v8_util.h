@@ -106,7 +106,10 @@ inline void SetMethod(v8::Local<v8::Context> context, v8::Local<v8::Object> targ
           .ToLocalChecked();
   v8::Local<v8::String> key = V8Symbol(isolate, name);
   function->SetName(key);
-  target->Set(context, key, function).Check();
+  // A data property, as an object literal would make it: API `Set` counts as a
+  // keyed store, and V8 turns an object to dictionary mode after 16 of those,
+  // so every host.* call from JS was a hash lookup.
+  target->CreateDataProperty(context, key, function).Check();
 }
 
 }  // namespace hostloop::runtime
