@@ -443,7 +443,10 @@ TEST(Looper, ConsumerIsPolledOncePerPassAndWokenByItsProducer) {
 // ---- L10: embedding ----------------------------------------------------------
 
 // The same script of posts, timers and an fd, run by Run() or by a foreign
-// poll() loop through BackendFd/NextTimeoutMs/Step.
+// poll() loop through BackendFd/NextTimeoutMs/Step. The timers are far apart
+// next to what the first entry does (start and join a thread): with 5 ms,
+// a TSan build on a loaded machine let "timer 5" fall due before that entry
+// finished, and the order changed.
 std::vector<std::string> RunScript(bool foreign) {
   auto looper = MakeLooper();
   auto event_loop = EventLoop::Create();
@@ -456,13 +459,13 @@ std::vector<std::string> RunScript(bool foreign) {
                    log.push_back("fd");
                    looper->UnwatchFd(watch);
                  }).value();
-  looper->PostDelayed(Record(&log, "timer 20"), milliseconds(20));
+  looper->PostDelayed(Record(&log, "timer 300"), milliseconds(300));
   looper->PostDelayed(
       [&] {
-        log.push_back("timer 5");
+        log.push_back("timer 100");
         pipe.Write();
       },
-      milliseconds(5));
+      milliseconds(100));
   looper->Post([&] {
     log.push_back("app 1");
     // A post from another thread while the loop runs.
@@ -473,7 +476,7 @@ std::vector<std::string> RunScript(bool foreign) {
       });
     }).join();
   });
-  event_loop->PostInternalDelayed(Record(&log, "internal 10"), milliseconds(10), Nesting::kNestable,
+  event_loop->PostInternalDelayed(Record(&log, "internal 200"), milliseconds(200), Nesting::kNestable,
                                   Liveness::kKeepsAlive);
   if (foreign) {
     while (looper->Step()) {
@@ -488,9 +491,9 @@ std::vector<std::string> RunScript(bool foreign) {
 }
 
 TEST(Looper, L10ForeignPollLoopSeesTheSameOrderAsRun) {
-  std::vector<std::string> expected = {"app 1",   "cross-thread internal", "app 2",
-                                       "timer 5", "fd",                    "internal 10",
-                                       "timer 20"};
+  std::vector<std::string> expected = {"app 1",     "cross-thread internal", "app 2",
+                                       "timer 100", "fd",                    "internal 200",
+                                       "timer 300"};
   EXPECT_EQ(RunScript(false), expected);
   EXPECT_EQ(RunScript(true), expected);
 }

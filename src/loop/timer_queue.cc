@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <functional>
+#include <new>
 #include <utility>
 
 #include "base/check.h"
@@ -18,9 +19,20 @@ void TimerQueue::PodArray<T>::Grow() {
   capacity_ = capacity;
 }
 
+TimerQueue::~TimerQueue() {
+  for (uint32_t i = 0; i < slot_count_; ++i) slot(i).~Slot();
+  for (Slot* chunk : chunks_) std::free(chunk);
+}
+
 uint32_t TimerQueue::AppendSlot() {
   CHECK_MSG(slot_count_ < kMaxSlots, "more than 8M timers pending");
-  if ((slot_count_ & kChunkMask) == 0) chunks_.push_back(std::make_unique<Slot[]>(kChunkMask + 1));
+  if ((slot_count_ & kChunkMask) == 0) {
+    constexpr std::size_t kChunkBytes = sizeof(Slot) * (kChunkMask + 1);
+    void* chunk = std::aligned_alloc(alignof(Slot), kChunkBytes);
+    CHECK_MSG(chunk != nullptr, "out of memory growing the timer queue");
+    chunks_.push_back(static_cast<Slot*>(chunk));
+  }
+  ::new (static_cast<void*>(&slot(slot_count_))) Slot();
   return slot_count_++;
 }
 

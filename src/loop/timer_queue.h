@@ -57,6 +57,7 @@ class TimerQueue {
   using Meta = TimerMeta;
 
   TimerQueue() = default;
+  ~TimerQueue();
   TimerQueue(const TimerQueue&) = delete;
   TimerQueue& operator=(const TimerQueue&) = delete;
 
@@ -167,7 +168,8 @@ class TimerQueue {
   static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
   Slot& slot(uint32_t index) { return chunks_[index >> kChunkBits][index & kChunkMask]; }
   const Slot& slot(uint32_t index) const { return chunks_[index >> kChunkBits][index & kChunkMask]; }
-  // A new slot at index slot_count_.
+  // A new slot at index slot_count_. A chunk's slots are constructed as they
+  // are first used, so memory a queue never fills is never touched.
   uint32_t AppendSlot();
 
   // The index of the live slot `id` names, or kNoSlot.
@@ -193,7 +195,7 @@ class TimerQueue {
   void SetCancelled(uint32_t slot_index, bool cancelled);
 
   PodArray<Node> heap_;
-  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  std::vector<Slot*> chunks_;  // raw storage; slots [0, slot_count_) are constructed
   uint32_t slot_count_ = 0;
   std::vector<uint32_t> free_slots_;
   std::vector<uint64_t> cancelled_bits_;

@@ -504,7 +504,10 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
   v8::Local<v8::Context> context = runtime->context();
   std::vector<v8::Local<v8::Object>> ports;
   v8::Local<v8::Value> data;
-  {
+  if (message.inline_value != SerializedMessage::Inline::kNone) {
+    // A primitive carried inline cannot fail to deserialize.
+    data = Deserialize(runtime, message, &ports).ToLocalChecked();
+  } else {
     v8::TryCatch try_catch(isolate);
     if (!Deserialize(runtime, message, &ports).ToLocal(&data)) {
       if (try_catch.HasTerminated()) return;
