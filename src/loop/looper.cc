@@ -147,16 +147,17 @@ void Looper::RemoveOwnedBy(uint32_t owner) {
   DCHECK(IsHomeThread());
   std::vector<Task> dropped;
   queue_.RemoveOwnedBy(owner, &dropped);
-  std::deque<DueNowEntry> kept;
-  for (DueNowEntry& entry : due_now_) {
+  // Each entry goes round once: the owner's out, the rest back in order.
+  for (std::size_t count = due_now_.size(); count > 0; --count) {
+    DueNowEntry entry = std::move(due_now_.front());
+    due_now_.pop_front();
     if (entry.meta.owner == owner) {
       if (entry.meta.keeps_alive) --due_now_keep_alive_;
       dropped.push_back(std::move(entry.task));
     } else {
-      kept.push_back(std::move(entry));
+      due_now_.push_back(std::move(entry));
     }
   }
-  due_now_.swap(kept);
   // `dropped` is destroyed here, after the queue is consistent again.
 }
 

@@ -37,7 +37,6 @@
 #include <sys/epoll.h>
 
 #include <atomic>
-#include <deque>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -45,6 +44,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/ring_queue.h"
 #include "base/thread_annotations.h"
 #include "base/time.h"
 #include "base/unique_function.h"
@@ -313,7 +313,7 @@ class Looper {
     TimerQueue::Meta meta;
     Task task;
   };
-  std::deque<DueNowEntry> due_now_;
+  base::RingQueue<DueNowEntry> due_now_;
   std::vector<LooperRemote::InboxEntry> inbox_spare_;
   std::size_t due_now_keep_alive_ = 0;
   TimePoint pass_now_{};
