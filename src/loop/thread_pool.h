@@ -5,10 +5,10 @@
 #pragma once
 
 #include <condition_variable>
-#include <deque>
 #include <thread>
 #include <vector>
 
+#include "base/ring_queue.h"
 #include "base/thread_annotations.h"
 #include "base/unique_function.h"
 
@@ -35,7 +35,7 @@ class ThreadPool {
 
   base::Mutex mutex_;
   std::condition_variable_any wake_;
-  std::deque<base::Task> jobs_ GUARDED_BY(mutex_);
+  base::RingQueue<base::Task> jobs_ GUARDED_BY(mutex_);
   bool stopping_ GUARDED_BY(mutex_) = false;
   std::vector<std::thread> threads_;
 };
