@@ -46,11 +46,23 @@ class RingQueue {
     ::new (static_cast<void*>(&slots_[(head_ + size_) & (capacity_ - 1)])) T(std::move(value));
     ++size_;
   }
+  void push_front(T&& value) {
+    if (size_ == capacity_) Grow();
+    head_ = (head_ + capacity_ - 1) & (capacity_ - 1);
+    ::new (static_cast<void*>(&slots_[head_])) T(std::move(value));
+    ++size_;
+  }
   void pop_front() {
     DCHECK(size_ > 0);
     slots_[head_].~T();
     head_ = (head_ + 1) & (capacity_ - 1);
     --size_;
+  }
+  void swap(RingQueue& other) noexcept {
+    std::swap(slots_, other.slots_);
+    std::swap(head_, other.head_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
   }
   // Destroys every element, front first; the buffer stays.
   void clear() {

@@ -5,6 +5,7 @@
 #include <deque>
 #include <memory>
 #include <random>
+#include <vector>
 
 namespace hostloop::base {
 namespace {
@@ -29,6 +30,41 @@ TEST(RingQueue, IsFifoAcrossWrapAndGrowth) {
     ASSERT_EQ(ring.size(), reference.size());
   }
   for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_EQ(*ring[i], reference[i]);
+}
+
+TEST(RingQueue, PushFrontPutsBackInOrderAndSwapExchangesContents) {
+  RingQueue<std::unique_ptr<int>> ring;
+  std::deque<int> reference;
+  for (int i = 0; i < 20; ++i) {
+    ring.push_back(std::make_unique<int>(i));
+    reference.push_back(i);
+  }
+  // Take 15 off the front, put 10 of them back (last first), across a
+  // growth: push_front wraps the head below index 0.
+  std::vector<std::unique_ptr<int>> taken;
+  for (int i = 0; i < 15; ++i) {
+    taken.push_back(std::move(ring.front()));
+    ring.pop_front();
+    reference.pop_front();
+  }
+  for (int i = 0; i < 30; ++i) {
+    ring.push_back(std::make_unique<int>(100 + i));
+    reference.push_back(100 + i);
+  }
+  for (int i = 9; i >= 0; --i) {
+    reference.push_front(*taken[static_cast<std::size_t>(i)]);
+    ring.push_front(std::move(taken[static_cast<std::size_t>(i)]));
+  }
+  ASSERT_EQ(ring.size(), reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_EQ(*ring[i], reference[i]);
+
+  RingQueue<std::unique_ptr<int>> other;
+  other.push_back(std::make_unique<int>(-1));
+  ring.swap(other);
+  ASSERT_EQ(ring.size(), 1u);
+  EXPECT_EQ(*ring.front(), -1);
+  ASSERT_EQ(other.size(), reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_EQ(*other[i], reference[i]);
 }
 
 TEST(RingQueue, DestroysWhatItHolds) {

@@ -275,8 +275,8 @@ void PortCore::Enable() {
     // Queued messages get their deliveries: an ordered entry each for this
     // runtime's own, one drain for those from other threads. (The lanes are
     // separate, so the order between the two posts does not matter.)
-    for (const std::unique_ptr<SerializedMessage>& message : queue_) {
-      if (!message->cross_thread) {
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      if (!queue_[i]->cross_thread) {
         ++ordered;
         ++scheduled_;
       } else if (!drain_scheduled_) {
@@ -292,7 +292,7 @@ void PortCore::Enable() {
 
 void PortCore::Close() {
   std::shared_ptr<PortCore> other;
-  std::deque<std::unique_ptr<SerializedMessage>> dropped;
+  base::RingQueue<std::unique_ptr<SerializedMessage>> dropped;
   // The other end learns it is alone (its runtime may stop being kept alive).
   NotifyPeer();
   {
