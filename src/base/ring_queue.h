@@ -58,6 +58,12 @@ class RingQueue {
     head_ = (head_ + 1) & (capacity_ - 1);
     --size_;
   }
+  // Removes the i-th element: the ones before it move back by one (O(i)).
+  void erase(std::size_t i) {
+    DCHECK(i < size_);
+    for (std::size_t j = i; j > 0; --j) (*this)[j] = std::move((*this)[j - 1]);
+    pop_front();
+  }
   void swap(RingQueue& other) noexcept {
     std::swap(slots_, other.slots_);
     std::swap(head_, other.head_);

@@ -58,6 +58,14 @@ TEST(RingQueue, PushFrontPutsBackInOrderAndSwapExchangesContents) {
   ASSERT_EQ(ring.size(), reference.size());
   for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_EQ(*ring[i], reference[i]);
 
+  // erase() in the middle keeps the order of the rest.
+  ring.erase(3);
+  reference.erase(reference.begin() + 3);
+  ring.erase(0);
+  reference.erase(reference.begin());
+  ASSERT_EQ(ring.size(), reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_EQ(*ring[i], reference[i]);
+
   RingQueue<std::unique_ptr<int>> other;
   other.push_back(std::make_unique<int>(-1));
   ring.swap(other);

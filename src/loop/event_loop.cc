@@ -278,7 +278,7 @@ std::size_t EventLoop::RunNestableTasks() {
       }
       if (position >= immediate_.size() || immediate_[position].sequence >= snapshot) break;
       entry = std::move(immediate_[position]);
-      immediate_.erase(immediate_.begin() + static_cast<std::ptrdiff_t>(position));
+      immediate_.erase(position);
       PublishLocked();
     }
     RunEntry(entry);
@@ -329,7 +329,7 @@ bool EventLoop::CancelOrdered(TimerId id) {
 // ---- Home thread -------------------------------------------------------------
 
 void EventLoop::Shutdown() {
-  std::deque<Entry> immediate;
+  base::RingQueue<Entry> immediate;
   std::vector<Task> dropped;
   std::vector<BufferedOrdered> buffered;
   bool was_bound;

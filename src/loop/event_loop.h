@@ -20,10 +20,10 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
+#include "base/ring_queue.h"
 #include "base/thread_annotations.h"
 #include "base/time.h"
 #include "base/unique_function.h"
@@ -150,7 +150,7 @@ class EventLoop final : public LoopSource,
 
   base::Mutex mutex_;
   State state_ GUARDED_BY(mutex_) = State::kUnbound;
-  std::deque<Entry> immediate_ GUARDED_BY(mutex_);
+  base::RingQueue<Entry> immediate_ GUARDED_BY(mutex_);
   TimerQueue delayed_ GUARDED_BY(mutex_);
   uint64_t next_sequence_ GUARDED_BY(mutex_) = 1;
   std::vector<BufferedOrdered> buffered_ordered_ GUARDED_BY(mutex_);
