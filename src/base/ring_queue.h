@@ -2,7 +2,8 @@
 // allocates a 512-byte block every few elements and frees it when they are
 // popped, a RingQueue allocates only when it outgrows its buffer, so a queue
 // that fills and drains over and over (a loop's due-now lane) stops
-// allocating once it has grown.
+// allocating once it has grown. A buffer larger than kKeptCapacity is freed
+// when the queue empties, so a one-off burst does not pin its memory.
 #pragma once
 
 #include <cstddef>
@@ -56,8 +57,15 @@ class RingQueue {
     DCHECK(size_ > 0);
     slots_[head_].~T();
     head_ = (head_ + 1) & (capacity_ - 1);
-    --size_;
+    if (--size_ == 0 && capacity_ > kKeptCapacity) {
+      Release(std::exchange(slots_, nullptr));
+      capacity_ = 0;
+      head_ = 0;
+    }
   }
+  std::size_t capacity() const { return capacity_; }
+
+  static constexpr std::size_t kKeptCapacity = 1024;
   // Removes the i-th element: the ones before it move back by one (O(i)).
   void erase(std::size_t i) {
     DCHECK(i < size_);

@@ -75,6 +75,23 @@ TEST(RingQueue, PushFrontPutsBackInOrderAndSwapExchangesContents) {
   for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_EQ(*other[i], reference[i]);
 }
 
+TEST(RingQueue, KeepsASmallBufferAndFreesABurstsBufferWhenEmpty) {
+  RingQueue<int> ring;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 1000; ++i) ring.push_back(int{i});
+    while (!ring.empty()) ring.pop_front();
+  }
+  EXPECT_EQ(ring.capacity(), 1024u);  // kept: refilling it allocates nothing
+  for (int i = 0; i < 5000; ++i) ring.push_back(int{i});
+  EXPECT_EQ(ring.capacity(), 8192u);
+  for (int i = 0; i < 4999; ++i) ring.pop_front();
+  EXPECT_EQ(ring.capacity(), 8192u);  // not empty yet
+  ring.pop_front();
+  EXPECT_EQ(ring.capacity(), 0u);
+  ring.push_back(7);
+  EXPECT_EQ(ring.front(), 7);
+}
+
 TEST(RingQueue, DestroysWhatItHolds) {
   auto token = std::make_shared<int>(0);
   {
