@@ -89,9 +89,11 @@ void PortCore::DrainBatch(uint64_t attachment) {
   std::shared_ptr<loop::EventLoop> loop;
   PortReceiver* receiver;
   uint64_t changes;
-  // Local: once a handler moves this end to another thread, its new owner
-  // may drain it while this call is still unwinding.
-  std::vector<std::unique_ptr<SerializedMessage>> batch;
+  // Local (on the stack: no allocation per drain): once a handler moves this
+  // end to another thread, its new owner may drain it while this call is
+  // still unwinding. What is left in it at the end is released on return,
+  // outside the lock.
+  Batch batch;
   {
     base::MutexLock lock(mutex_);
     if (attachment != attachment_) return;  // scheduled for a former owner
@@ -105,16 +107,15 @@ void PortCore::DrainBatch(uint64_t attachment) {
     in_flight_.store(&batch, std::memory_order_relaxed);
     in_flight_next_ = 0;
     const std::size_t count = std::min(queue_.size(), kDrainCount);
-    batch.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      batch.push_back(std::move(queue_.front()));
+    for (; batch.size < count; ++batch.size) {
+      batch.items[batch.size] = std::move(queue_.front());
       queue_.pop_front();
     }
   }
   loop::Looper* looper = loop->looper();
   const loop::TimePoint budget_end = looper->Now() + kDrainTime;
   std::size_t delivered = 0;
-  while (delivered < batch.size()) {
+  while (delivered < batch.size) {
     if (delivered > 0) {
       if (looper->quit_requested() || (delivered % 8 == 0 && looper->Now() >= budget_end)) break;
       // Each message is a task of its own: a microtask checkpoint between
@@ -128,22 +129,11 @@ void PortCore::DrainBatch(uint64_t attachment) {
       }
     }
     in_flight_next_ = delivered + 1;
-    receiver->Deliver(*batch[delivered++]);
+    receiver->Deliver(*batch.items[delivered++]);
   }
   // Spent messages are emptied here, on the home thread (what they carried
   // belongs to this runtime now), and kept for the senders to reuse.
-  for (std::size_t i = 0; i < delivered; ++i) batch[i]->Recycle();
-  std::size_t spare_bytes;
-  {
-    base::MutexLock lock(mutex_);
-    spare_bytes = spare_bytes_;
-  }
-  for (std::size_t i = 0; i < delivered; ++i) {
-    // Over the byte budget (an estimate: the sender may take spares
-    // meanwhile), the buffer goes now, outside the lock.
-    if (spare_bytes + batch[i]->capacity > kMaxSpareBytes) batch[i]->DropBuffer();
-    spare_bytes += batch[i]->capacity;
-  }
+  for (std::size_t i = 0; i < delivered; ++i) batch.items[i]->Recycle();
 
   bool repost = false;
   {
@@ -152,12 +142,15 @@ void PortCore::DrainBatch(uint64_t attachment) {
     // since.)
     if (in_flight_.load(std::memory_order_relaxed) == &batch) in_flight_.store(nullptr, std::memory_order_relaxed);
     if (!closed_) {
-      // Undelivered messages go back in front (a closed end drops them,
-      // below, outside the lock).
-      for (std::size_t i = batch.size(); i-- > delivered;) queue_.push_front(std::move(batch[i]));
+      // Undelivered messages go back in front (a closed end drops them).
+      for (std::size_t i = batch.size; i-- > delivered;) queue_.push_front(std::move(batch.items[i]));
       for (std::size_t i = 0; i < delivered && spares_.size() < kMaxSpares; ++i) {
-        spare_bytes_ += batch[i]->capacity;
-        spares_.push_back(std::move(batch[i]));
+        SerializedMessage& spare = *batch.items[i];
+        // Over the byte budget a spare keeps no buffer (rare: a small
+        // message's buffer fits, a primitive has none).
+        if (spare_bytes_ + spare.capacity > kMaxSpareBytes) spare.DropBuffer();
+        spare_bytes_ += spare.capacity;
+        spares_.push_back(std::move(batch.items[i]));
       }
     }
     // After a move, the new owner schedules its own deliveries.
@@ -166,7 +159,6 @@ void PortCore::DrainBatch(uint64_t attachment) {
       if (!repost) drain_scheduled_ = false;
     }
   }
-  batch.clear();
   if (repost) {
     // The rest waits behind whatever else the lane holds (a later pass).
     loop->PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
@@ -203,10 +195,10 @@ void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLo
     // A handler moving this end in the middle of a batch: the rest of the
     // batch goes back in front before the new owner can take it.
     // (A closed end drops them: DrainBatch releases them outside the lock.)
-    if (std::vector<std::unique_ptr<SerializedMessage>>* batch = in_flight_.load(std::memory_order_relaxed)) {
+    if (Batch* batch = in_flight_.load(std::memory_order_relaxed)) {
       if (!closed_) {
-        for (std::size_t i = batch->size(); i-- > in_flight_next_;) queue_.push_front(std::move((*batch)[i]));
-        batch->resize(in_flight_next_);
+        for (std::size_t i = batch->size; i-- > in_flight_next_;) queue_.push_front(std::move(batch->items[i]));
+        batch->size = in_flight_next_;
       }
       in_flight_.store(nullptr, std::memory_order_relaxed);
     }

@@ -17,6 +17,7 @@
 
 #include <v8.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <chrono>
@@ -135,7 +136,11 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // checks between messages, without the lock, that it still points at its
   // batch (atomic: by then a new owner on another thread may have set it).
   // in_flight_next_ is written only by the drain that owns the batch.
-  std::atomic<std::vector<std::unique_ptr<SerializedMessage>>*> in_flight_{nullptr};
+  struct Batch {
+    std::array<std::unique_ptr<SerializedMessage>, kDrainCount> items;
+    std::size_t size = 0;
+  };
+  std::atomic<Batch*> in_flight_{nullptr};
   std::size_t in_flight_next_ = 0;
 };
 
