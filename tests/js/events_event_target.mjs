@@ -865,3 +865,37 @@ await test('listeners: aborting the signal during dispatch removes a later liste
   target.dispatchEvent(new Event('x'));
   assertEquals(log, ['a']);
 });
+
+await test('listeners: a capture listener adding a listener at the target: the bubble pass of the same dispatch runs it', () => {
+  // "invoke" clones the target's listener list for each pass, so a listener
+  // added during the capture pass is in the bubble pass's clone. (hostloop
+  // caches the last list it looked up per target; adding must reset it.)
+  const target = new EventTarget();
+  const log = [];
+  let added = false;
+  target.addEventListener('x', () => {
+    log.push('capture');
+    if (!added) target.addEventListener('x', () => log.push('added'));
+    added = true;
+  }, { capture: true });
+  target.dispatchEvent(new Event('x'));
+  // node 20 takes one clone for both passes and does not run it.
+  if (!NODE) assertEquals(log, ['capture', 'added']);
+  log.length = 0;
+  target.dispatchEvent(new Event('x'));
+  assertEquals(log, ['capture', 'added']);
+});
+
+await test('listeners: dispatches of different types to one target each find their own listeners', () => {
+  const target = new EventTarget();
+  const log = [];
+  target.addEventListener('x', () => log.push('x'));
+  target.addEventListener('y', () => log.push('y'));
+  for (const type of ['x', 'y', 'x', 'z', 'y']) target.dispatchEvent(new Event(type));
+  assertEquals(log, ['x', 'y', 'x', 'y']);
+  const removed = () => log.push('never');
+  target.addEventListener('y', removed);
+  target.removeEventListener('y', removed);
+  target.dispatchEvent(new Event('y'));
+  assertEquals(log, ['x', 'y', 'x', 'y', 'y']);
+});

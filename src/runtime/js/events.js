@@ -942,7 +942,12 @@ const kNoTouchTargets = ObjectFreeze([]);
 
 function initEventTargetState(target) {
   // path: the event path of a dispatch to this target, made on the first.
-  const state = { target, listeners: new MapCtor(), handlers: null, path: null };
+  // cachedType/cachedList: the last type "invoke" looked up and its list (a
+  // dispatch looks the same type up twice, capture then bubble, and a port
+  // gets the same type over and over); reset whenever a list changes.
+  const state = {
+    target, listeners: new MapCtor(), handlers: null, path: null, cachedType: null, cachedList: undefined,
+  };
   WeakMapPrototypeSet(targetStates, target, state);
   return state;
 }
@@ -1034,6 +1039,7 @@ function addAnEventListener(state, listener) {
   if (list !== undefined) for (let i = 0; i < list.length; i++) next[i] = list[i];
   next[next.length] = listener;
   MapPrototypeSet(state.listeners, listener.type, next);
+  state.cachedType = null;
   // Step 6.
   if (listener.signal !== null) {
     listener.abortAlgorithm = () => removeAnEventListener(state, listener);
@@ -1058,6 +1064,7 @@ function removeAnEventListener(state, listener) {
   if (!found) return;
   if (next.length === 0) MapPrototypeDelete(state.listeners, listener.type);
   else MapPrototypeSet(state.listeners, listener.type, next);
+  state.cachedType = null;
   // Not in the spec, and unobservable: the signal's abort steps for this
   // listener would do nothing any more, so drop them (no leak through a
   // long-lived signal).
@@ -1130,7 +1137,15 @@ function invoke(struct, event, state, phase) {
   // Step 4.
   state.currentTarget = struct.invocationTarget;
   // Step 5: the listeners of the current target, cloned (copy-on-write lists).
-  const listeners = MapPrototypeGet(struct.state.listeners, state.type);
+  const targetState = struct.state;
+  let listeners;
+  if (targetState.cachedType === state.type) {
+    listeners = targetState.cachedList;
+  } else {
+    listeners = MapPrototypeGet(targetState.listeners, state.type);
+    targetState.cachedType = state.type;
+    targetState.cachedList = listeners;
+  }
   if (listeners === undefined) return;
   // Step 6. (Step 7, legacy type renaming for trusted animation/transition
   // events, is left out: no such events here.)
