@@ -4,8 +4,9 @@
 # V8 comes from Debian's libnode108 + libnode-dev (V8 10.2). An installed
 # libnode-dev whose headers say V8 10 is used as is; otherwise both packages
 # are fetched with `apt-get download` and unpacked with `dpkg -x` into
-# third_party/libnode/ (git-ignored). Node's own /usr/include/node (V8 11 on
-# machines with a newer nodejs) is never used.
+# third_party/libnode/ (git-ignored). /usr/include/node is used only after
+# v8_major_of finds V8_MAJOR_VERSION == 10 in its v8-version.h: machines with
+# the nodejs 20 package hold Node's V8 11.3 headers there, never used.
 #
 # Prints the V8 root (the folder holding include/node and lib/<triplet>) on the
 # last line of stdout; the Makefile passes it to CMake.

@@ -3,7 +3,8 @@
 
 These machines carry Node 20's V8 11.3 headers in /usr/include/node; compiled
 against libnode.so.108 (V8 10.2) they build and then crash. The build must
-use V8 10 headers only and refuse anything else loudly:
+use headers only after their v8-version.h says V8_MAJOR_VERSION == 10, and
+refuse anything else loudly:
 
   1. configuring with a root whose v8-version.h says 11 fails, naming the
      version and the folder;
