@@ -80,11 +80,7 @@ TimerQueue::Id TimerQueue::NextId() const {
 Task TimerQueue::Cancel(Id id) {
   const uint32_t slot_index = Find(id);
   if (slot_index == kNoSlot) return Task();
-  Slot& entry = slot(slot_index);
-  Task task = std::move(entry.task);
-  if (entry.meta.keeps_alive) --keep_alive_count_;
-  entry.live = false;
-  ++entry.generation;  // the id is dead from now on
+  Task task = Retire(slot(slot_index));
   if (heap_.back().slot == slot_index) {
     // The last leaf leaves at no cost (a timer cancelled soon after it was
     // set usually sits there).
@@ -103,6 +99,14 @@ Task TimerQueue::PopTop() {
   CHECK(!heap_.empty());
   Task task = RemoveAt(0);
   PruneTop();
+  return task;
+}
+
+Task TimerQueue::Retire(Slot& entry) {
+  Task task = std::move(entry.task);
+  if (entry.meta.keeps_alive) --keep_alive_count_;
+  entry.live = false;
+  ++entry.generation;  // its id is dead from now on
   return task;
 }
 
@@ -186,10 +190,7 @@ void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
       heap_[kept++] = node;
       continue;
     }
-    out->push_back(std::move(entry.task));
-    if (entry.meta.keeps_alive) --keep_alive_count_;
-    entry.live = false;
-    ++entry.generation;
+    out->push_back(Retire(entry));
     FreeSlot(node.slot);
   }
   cancelled_ = 0;
@@ -229,11 +230,7 @@ void TimerQueue::SiftDown(std::size_t index, Node node) {
 
 Task TimerQueue::RemoveAt(std::size_t index) {
   uint32_t slot_index = heap_[index].slot;
-  Slot& entry = slot(slot_index);
-  Task task = std::move(entry.task);
-  if (entry.meta.keeps_alive) --keep_alive_count_;
-  entry.live = false;
-  ++entry.generation;
+  Task task = Retire(slot(slot_index));
   FreeSlot(slot_index);
 
   Node last = heap_.back();

@@ -25,7 +25,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -184,6 +183,9 @@ class TimerQueue {
   void PruneTop();
   // Rebuilds the heap without cancelled nodes once they are the majority.
   void MaybeCompact();
+  // Ends a live slot's entry (its id dies) and hands back its task; the
+  // slot itself is freed by the caller, now or when its node goes.
+  Task Retire(Slot& entry);
   void FreeSlot(uint32_t slot_index);
   // Whether the slot's entry was cancelled while its node is still in the
   // heap. A bitmap beside the slots: compaction and pruning test it without
