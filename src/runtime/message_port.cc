@@ -30,6 +30,14 @@ std::shared_ptr<PortCore> PortCore::peer() {
   return peer_.lock();
 }
 
+void PortCore::PostToPeer(Runtime* sender, std::unique_ptr<SerializedMessage> message) {
+  std::shared_ptr<PortCore> target = peer();
+  if (!target) return;
+  if (std::unique_ptr<SerializedMessage> spare = target->Enqueue(std::move(message))) {
+    sender->KeepSpareMessage(std::move(spare));
+  }
+}
+
 bool PortCore::closed() {
   base::MutexLock lock(mutex_);
   return closed_;
@@ -357,12 +365,8 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   // so DataCloneError is thrown at the call.
   std::unique_ptr<SerializedMessage> message = Serialize(runtime, info[1], info[2], port);
   if (!message) return;
-  std::shared_ptr<PortCore> target = handle->core() ? handle->core()->peer() : nullptr;
   // Steps 2, 6: no entangled port: the message (and what it moved) is gone.
-  if (!target) return;
-  if (std::unique_ptr<SerializedMessage> spare = target->Enqueue(std::move(message))) {
-    runtime->KeepSpareMessage(std::move(spare));
-  }
+  if (handle->core()) handle->core()->PostToPeer(runtime, std::move(message));
 }
 
 void PortStart(const v8::FunctionCallbackInfo<v8::Value>& info) {

@@ -64,6 +64,9 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   [[nodiscard]] std::unique_ptr<SerializedMessage> Enqueue(std::unique_ptr<SerializedMessage> message);
   // Thread-safe. The entangled end, or null once disentangled.
   std::shared_ptr<PortCore> peer();
+  // `sender`'s home thread: enqueues `message` on the entangled end (gone if
+  // there is none) and keeps the spare it hands back in `sender`.
+  void PostToPeer(Runtime* sender, std::unique_ptr<SerializedMessage> message);
   // Thread-safe. Disentangles both ends; this end's queue is dropped.
   void Close();
   bool closed();

@@ -265,10 +265,7 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
 void SerializedMessage::Recycle() {
   // Large buffers go back to malloc; a typical message's stays.
   constexpr std::size_t kKeptCapacity = 4096;
-  if (capacity > kKeptCapacity) {
-    data.reset();
-    capacity = 0;
-  }
+  if (capacity > kKeptCapacity) DropBuffer();
   size = 0;
   array_buffers.clear();
   shared_array_buffers.clear();

@@ -47,11 +47,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
 
   // self.postMessage: to the Worker object in the parent.
   void PostToParent(std::unique_ptr<runtime::SerializedMessage> message) {
-    std::shared_ptr<runtime::PortCore> peer = params_.worker_end->peer();
-    if (!peer) return;
-    if (std::unique_ptr<runtime::SerializedMessage> spare = peer->Enqueue(std::move(message))) {
-      runtime_->KeepSpareMessage(std::move(spare));
-    }
+    params_.worker_end->PostToPeer(runtime_, std::move(message));
   }
 
   // self.close(): the current task finishes, nothing after it runs, and
@@ -252,11 +248,7 @@ void WorkerHost::ReleaseParent() {
 
 void WorkerHost::PostMessage(std::unique_ptr<runtime::SerializedMessage> message) {
   if (terminated_ || exited_ || !parent_end_) return;
-  std::shared_ptr<runtime::PortCore> peer = parent_end_->peer();
-  if (!peer) return;
-  if (std::unique_ptr<runtime::SerializedMessage> spare = peer->Enqueue(std::move(message))) {
-    parent_->KeepSpareMessage(std::move(spare));
-  }
+  parent_end_->PostToPeer(parent_, std::move(message));
 }
 
 void WorkerHost::Terminate() {

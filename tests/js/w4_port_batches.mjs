@@ -9,7 +9,7 @@
 // while main blocks in Atomics.wait, so every one is queued before the first
 // batch is taken and the handler acts with most of the batch undelivered.
 
-import { test, assert, assertEquals } from './lib/assert.mjs';
+import { test, assert, assertEquals, delay } from './lib/assert.mjs';
 import { fixture, nextMessage, within } from './fixtures/workers/harness.mjs';
 
 const N = 600;      // more than one batch (256)
@@ -44,7 +44,7 @@ await test('W4 closing a port in the middle of a batch: nothing after the close 
     await within(done, 10000, 'the message that closes the port');
     // The rest of the batch would have been delivered in the same loop
     // entry; give later entries a few turns as well.
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (let i = 0; i < 5; i++) await delay(0);
     assertEquals(received, all.slice(0, CUT + 1));
   } finally {
     worker.terminate();
