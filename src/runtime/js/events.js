@@ -1823,15 +1823,18 @@ function internalDispatch(target, event) {
   return dispatch(tstate, event, state);
 }
 
+// Sets the event's isTrusted to true; returns the event.
+function markTrusted(event) {
+  eventState(event).isTrusted = true;
+  return event;
+}
+
 // https://dom.spec.whatwg.org/#concept-event-fire: create an event of
 // `EventInterface` (default Event) with `init`, isTrusted true, dispatch it.
 function fireEvent(target, type, EventInterface = Event, init = undefined) {
-  // Steps 1-2 (the interface's constructor does the initialization).
-  const event = new EventInterface(type, init);
-  // Step 3: isTrusted is true.
-  eventState(event).isTrusted = true;
-  // Step 5.
-  return internalDispatch(target, event);
+  // Steps 1-2 (the interface's constructor does the initialization); step 3:
+  // isTrusted is true; step 5.
+  return internalDispatch(target, markTrusted(new EventInterface(type, init)));
 }
 
 // ---------------------------------------------------------------------------
@@ -1839,10 +1842,7 @@ function fireEvent(target, type, EventInterface = Event, init = undefined) {
 // ---------------------------------------------------------------------------
 
 // internals.markTrusted(event) -> event: sets isTrusted to true.
-internals.markTrusted = (event) => {
-  eventState(event).isTrusted = true;
-  return event;
-};
+internals.markTrusted = markTrusted;
 // internals.dispatchEvent(target, event) -> boolean: dispatch, keeping isTrusted.
 internals.dispatchEvent = internalDispatch;
 // internals.fireEvent(target, type, EventInterface = Event, init) -> boolean.
@@ -1866,7 +1866,7 @@ function newMessageEvent(type, data, ports, timeStamp) {
 // internals.dispatchMessage(target, data, ports, timeStamp) -> boolean: fires
 // a trusted `message` MessageEvent (see newMessageEvent) at an EventTarget.
 internals.dispatchMessage = (target, data, ports, timeStamp) =>
-  internalDispatch(target, internals.markTrusted(newMessageEvent('message', data, ports, timeStamp)));
+  internalDispatch(target, markTrusted(newMessageEvent('message', data, ports, timeStamp)));
 // internals.defineEventHandler(prototype, name, { errorSignature, brandCheck, onSet }).
 internals.defineEventHandler = defineEventHandler;
 // internals.initEventTarget(object) -> object: makes any object (the global,
