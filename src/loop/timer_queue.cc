@@ -90,16 +90,14 @@ Task TimerQueue::Cancel(Id id) {
   }
   SetCancelled(slot_index, true);
   ++cancelled_;
-  if (heap_.front().slot == slot_index) PruneTop();
   MaybeCompact();
   return task;
 }
 
 Task TimerQueue::PopTop() {
-  CHECK(!heap_.empty());
-  Task task = RemoveAt(0);
-  PruneTop();
-  return task;
+  CHECK(!empty());
+  Top();
+  return RemoveAt(0);
 }
 
 Task TimerQueue::Retire(Slot& entry) {

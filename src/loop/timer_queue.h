@@ -5,11 +5,14 @@
 // Entries are ordered by (due, sequence): the earliest deadline first, and
 // among equal deadlines the one posted first. Insert is O(log n) (a 4-ary
 // min-heap); cancel-by-id is O(1) amortized: the task is destroyed and the
-// entry stops counting at once, while its heap node is reclaimed when it
-// reaches the top or when cancelled nodes outnumber live ones (one O(n)
-// rebuild). The earliest node is always live, so TopDue() is exact and a
-// cleared timer never causes a wakeup. (Removing the node eagerly cost ~10
-// cache misses per cancel with 1M pending.) Nodes do not know where their
+// entry stops counting at once, while its heap node is reclaimed when the
+// top is next looked at or when cancelled nodes outnumber live ones (one
+// O(n) rebuild). The top accessors skip cancelled nodes first, so TopDue()
+// is exact and a cleared timer never causes a wakeup. (Removing the node
+// eagerly cost ~10 cache misses per cancel with 1M pending; so did pruning
+// at once when the cancelled node was the top, which is every cancel when
+// timers are cleared in the order they were set: deferred, a run of such
+// cancels is mostly reclaimed by one rebuild instead.) Nodes do not know where their
 // slot is and slots do not know where their node is: sifting moves 24-byte
 // nodes only, and cancel marks are a bitmap, so a rebuild never touches the
 // slots. Ids are not reused (see MakeId).
@@ -71,16 +74,17 @@ class TimerQueue {
   // The id the next Add() will return (so a task can know its own id).
   Id NextId() const;
 
-  bool empty() const { return heap_.empty(); }
   // Pending (not cancelled) entries.
   std::size_t size() const { return heap_.size() - cancelled_; }
+  bool empty() const { return size() == 0; }
   // Pending entries with Meta::keeps_alive.
   std::size_t keep_alive_count() const { return keep_alive_count_; }
 
-  // The earliest entry's key. Requires !empty().
-  TimePoint TopDue() const { return TimePoint(Duration(heap_.front().due_ns)); }
-  uint64_t TopSequence() const { return heap_.front().sequence; }
-  const Meta& TopMeta() const { return slot(heap_.front().slot).meta; }
+  // The earliest pending entry's key. Requires !empty(). Not const: they
+  // first reclaim cancelled nodes at the top.
+  TimePoint TopDue() { return TimePoint(Duration(Top().due_ns)); }
+  uint64_t TopSequence() { return Top().sequence; }
+  const Meta& TopMeta() { return slot(Top().slot).meta; }
 
   // Removes the earliest entry and returns its task. Requires !empty().
   Task PopTop();
@@ -179,7 +183,14 @@ class TimerQueue {
   void SiftDown(std::size_t index, Node node);
   // Removes heap_[index], returning its slot's task, and frees the slot.
   Task RemoveAt(std::size_t index);
-  // Reclaims cancelled nodes at the top, so the top is always live.
+  // The earliest live node, after reclaiming cancelled nodes above it.
+  // Requires !empty().
+  const Node& Top() {
+    if (IsCancelled(heap_.front().slot)) PruneTop();
+    return heap_.front();
+  }
+  // Reclaims cancelled nodes at the top, until the top is live (or the heap
+  // is empty).
   void PruneTop();
   // Rebuilds the heap without cancelled nodes once they are the majority.
   void MaybeCompact();

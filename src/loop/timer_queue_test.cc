@@ -50,6 +50,34 @@ TEST(TimerQueue, CancelRemovesAtOnceAndHandsBackTheTask) {
   EXPECT_EQ(log, (std::vector<int>{2}));
 }
 
+TEST(TimerQueue, ClearingInSetOrderKeepsTheTopExact) {
+  // Cancelling the top does not reclaim it at once; the accessors must still
+  // see the earliest pending entry, and empty() must hold with only
+  // cancelled nodes left.
+  TimerQueue queue;
+  std::vector<int> log;
+  std::vector<TimerQueue::Id> ids;
+  constexpr int kCount = 50;  // below the compaction threshold (64 cancelled)
+  for (int i = 0; i < kCount; ++i) {
+    ids.push_back(queue.Add(At(100 + i), static_cast<uint64_t>(i + 1), Record(&log, i)));
+  }
+  for (int i = 0; i < kCount - 3; ++i) {
+    ASSERT_TRUE(queue.Cancel(ids[static_cast<std::size_t>(i)]));
+    ASSERT_EQ(queue.TopDue(), At(100 + i + 1));
+    ASSERT_EQ(queue.TopSequence(), static_cast<uint64_t>(i + 2));
+  }
+  EXPECT_EQ(queue.size(), 3u);
+  queue.Cancel(ids[kCount - 3]);
+  queue.Cancel(ids[kCount - 2]);
+  queue.Cancel(ids[kCount - 1]);
+  EXPECT_TRUE(queue.empty());
+  // A new entry after a run of cancelled tops is the top, and runs alone.
+  queue.Add(At(500), 1000, Record(&log, 1000));
+  EXPECT_EQ(queue.TopDue(), At(500));
+  DrainAll(queue);
+  EXPECT_EQ(log, (std::vector<int>{1000}));
+}
+
 TEST(TimerQueue, IdsAreNeverReusedAfterTheSlotIs) {
   TimerQueue queue;
   auto first = queue.Add(At(1), 1, [] {});
