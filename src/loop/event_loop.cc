@@ -97,6 +97,7 @@ void EventLoop::Bind(Looper* looper) {
   }
   looper_->AddSource(this);
   looper_->AddEntryObserver(this);
+  bound_.store(true, std::memory_order_release);
 }
 
 bool EventLoop::IsShutDown() {
@@ -290,7 +291,7 @@ std::size_t EventLoop::RunNestableTasks() {
 // ---- Ordered lane ------------------------------------------------------------
 
 bool EventLoop::PostOrdered(Task task, Duration delay) {
-  {
+  if (!bound_.load(std::memory_order_acquire)) {
     base::MutexLock lock(mutex_);
     if (state_ == State::kShutDown) return false;
     if (state_ == State::kUnbound) {
@@ -299,6 +300,7 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
     }
   }
   CHECK_MSG(IsHomeThread(), "ordered posts come from the home thread once bound");
+  if (shut_down_) return false;
   if (delay > Duration::zero()) {
     looper_->Schedule(looper_->Now() + delay, std::move(task), TimerQueue::Meta{owner_id_, true, 0});
   } else {
@@ -338,6 +340,7 @@ void EventLoop::Shutdown() {
     if (state_ == State::kShutDown) return;
     was_bound = state_ == State::kBound;
     state_ = State::kShutDown;
+    bound_.store(false, std::memory_order_relaxed);
     immediate.swap(immediate_);
     while (!delayed_.empty()) dropped.push_back(delayed_.PopTop());
     PublishLocked();

@@ -165,6 +165,11 @@ class EventLoop final : public LoopSource,
   // EventLoop alive) may wake the Looper through it even after it is gone.
   std::shared_ptr<LooperRemote> remote_ GUARDED_BY(mutex_);
 
+  // True from the end of Bind() until Shutdown(): ordered posts (home
+  // thread only, which is also the only thread that shuts a bound loop down)
+  // then skip mutex_ and decide by shut_down_.
+  std::atomic<bool> bound_{false};
+
   // Home-thread state.
   Looper* looper_ = nullptr;
   bool shut_down_ = false;

@@ -174,15 +174,16 @@ v8::MaybeLocal<v8::Function> Runtime::InternalFunction(const char* name) {
   // Cached by the name's address (callers pass string literals): these run
   // for every timer, message and task, and a property lookup by a freshly
   // internalized name cost more than the call itself.
-  auto cached = internal_functions_.find(name);
-  if (cached != internal_functions_.end()) return cached->second.Get(isolate_);
+  for (const auto& [cached_name, function] : internal_functions_) {
+    if (cached_name == name) return function.Get(isolate_);
+  }
   v8::EscapableHandleScope scope(isolate_);
   v8::Local<v8::Value> value;
   if (!internals()->Get(context(), V8Symbol(isolate_, name)).ToLocal(&value) ||
       !value->IsFunction()) {
     return {};
   }
-  internal_functions_.emplace(name, v8::Global<v8::Function>(isolate_, value.As<v8::Function>()));
+  internal_functions_.emplace_back(name, v8::Global<v8::Function>(isolate_, value.As<v8::Function>()));
   return scope.Escape(value.As<v8::Function>());
 }
 

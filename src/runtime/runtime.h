@@ -13,8 +13,8 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -209,7 +209,9 @@ class Runtime {
   v8host::RuntimeKey runtime_key_ = 0;
   v8::Global<v8::Context> context_;
   v8::Global<v8::Object> internals_;
-  std::unordered_map<const char*, v8::Global<v8::Function>> internal_functions_;
+  // By the name's address; a dozen entries, scanned (a hash lookup cost a
+  // division per call).
+  std::vector<std::pair<const char*, v8::Global<v8::Function>>> internal_functions_;
   v8::Global<v8::FunctionTemplate> message_port_template_;
   bool constructing_port_ = false;
   std::unordered_set<MessagePortHandle*> port_handles_;
