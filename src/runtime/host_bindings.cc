@@ -163,34 +163,38 @@ void RefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_l
 
 void UnrefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_loop().Unref(); }
 
-// postSchedulerToken(delayMs, task?): one ordered-lane entry that runs
-// internals.runSchedulerToken(task) (scheduler.js).
+// Runs one scheduler token: internals.runSchedulerToken(task), where `task`
+// is the delayed task the token brings, or undefined.
+void RunSchedulerToken(Runtime* runtime, const v8::Global<Value>* task) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Function> run;
+  if (runtime->stopping() || !runtime->InternalFunction("runSchedulerToken").ToLocal(&run)) return;
+  v8::Local<Value> argv[] = {task == nullptr ? v8::Undefined(isolate).As<Value>() : task->Get(isolate)};
+  runtime->CallAndReport(run, v8::Undefined(isolate), 1, argv);
+}
+
+// postSchedulerToken(delayMs, task?): one ordered-lane entry for
+// scheduler.js (see there).
 void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   Runtime* runtime = RuntimeOf(info);
-  v8::Isolate* isolate = info.GetIsolate();
   double delay_ms = info.Length() > 0 && info[0]->IsNumber() ? info[0].As<v8::Number>()->Value() : 0;
-  v8::Global<Value> task;
-  if (info.Length() > 1 && info[1]->IsObject()) task.Reset(isolate, info[1]);
   auto delay = std::chrono::duration_cast<loop::Duration>(
       std::chrono::duration<double, std::milli>(delay_ms > 0 ? delay_ms : 0));
-  auto run_token = [runtime, task = std::move(task)]() mutable {
-    v8::Isolate* isolate = runtime->isolate();
-    v8::HandleScope scope(isolate);
-    v8::Local<v8::Function> run;
-    if (runtime->stopping() || !runtime->InternalFunction("runSchedulerToken").ToLocal(&run)) {
-      return;
-    }
-    v8::Local<Value> argv[] = {task.IsEmpty() ? v8::Undefined(isolate).As<Value>()
-                                              : task.Get(isolate)};
-    runtime->CallAndReport(run, v8::Undefined(isolate), 1, argv);
-  };
-  // A token due now is a plain ordered post (the lane's FIFO of due-now
-  // entries: no clock read, no heap); a delayed one goes into the queue.
-  if (delay == loop::Duration::zero()) {
-    runtime->event_loop().PostOrdered(std::move(run_token));
-  } else {
-    runtime->event_loop().ScheduleOrdered(std::move(run_token), delay);
+  bool brings_task = info.Length() > 1 && info[1]->IsObject();
+  if (delay == loop::Duration::zero() && !brings_task) {
+    // A token due now is a plain ordered post (the lane's FIFO of due-now
+    // entries: no clock read, no heap) carrying only the runtime, so the
+    // task is stored inline (a captured v8::Global, whose move is not
+    // noexcept, cost an allocation per token).
+    runtime->event_loop().PostOrdered([runtime] { RunSchedulerToken(runtime, nullptr); });
+    return;
   }
+  v8::Global<Value> task;
+  if (brings_task) task.Reset(info.GetIsolate(), info[1]);
+  runtime->event_loop().ScheduleOrdered(
+      [runtime, task = std::move(task)] { RunSchedulerToken(runtime, task.IsEmpty() ? nullptr : &task); },
+      delay);
 }
 
 // evaluateScript(source, name): runs a classic script in the global scope

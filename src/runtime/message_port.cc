@@ -176,6 +176,7 @@ void PortCore::DrainBatch(uint64_t attachment) {
 void PortCore::DeliverOne(uint64_t attachment) {
   std::unique_ptr<SerializedMessage> message;
   PortReceiver* receiver;
+  uint64_t changes;
   {
     base::MutexLock lock(mutex_);
     if (attachment != attachment_) return;  // scheduled for a former owner
@@ -184,8 +185,16 @@ void PortCore::DeliverOne(uint64_t attachment) {
     message = std::move(queue_.front());
     queue_.pop_front();
     receiver = receiver_;
+    changes = changes_.load(std::memory_order_relaxed);
   }
   receiver->Deliver(*message);
+  // Unless the handler closed or moved this end (after which `receiver` may
+  // be gone), the spent message goes back to the runtime for its next post:
+  // an allocation and a free per message otherwise.
+  if (changes_.load(std::memory_order_acquire) == changes) {
+    message->Recycle();
+    receiver->KeepSpare(std::move(message));
+  }
 }
 
 void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
@@ -485,6 +494,10 @@ void MessagePortHandle::UpdateLiveness() {
   } else {
     runtime_->event_loop().Unref();
   }
+}
+
+void MessagePortHandle::KeepSpare(std::unique_ptr<SerializedMessage> spare) {
+  runtime_->KeepSpareMessage(std::move(spare));
 }
 
 void MessagePortHandle::Deliver(SerializedMessage& message) {

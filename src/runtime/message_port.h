@@ -46,6 +46,10 @@ class PortReceiver {
   // Owner's home thread. One message, one task. The caller keeps the
   // message (to recycle it).
   virtual void Deliver(SerializedMessage& message) = 0;
+  // Owner's home thread, right after a Deliver from the same thread: the
+  // message, recycled, for the receiver's runtime to reuse on its next post
+  // (the sender is on this thread too). Dropped by default.
+  virtual void KeepSpare(std::unique_ptr<SerializedMessage> /*spare*/) {}
   // Owner's home thread. The entangled end moved to another owner, was
   // closed, or arrived (liveness may change, J3).
   virtual void OnPeerChanged() {}
@@ -182,6 +186,7 @@ class MessagePortHandle final : public PortReceiver {
   // Delivers `message` to the JS object as a `message` (or `messageerror`)
   // event.
   void Deliver(SerializedMessage& message) override;
+  void KeepSpare(std::unique_ptr<SerializedMessage> spare) override;
 
  private:
   MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core);
