@@ -451,8 +451,7 @@ struct TimerQueueStore {
 
   TimePoint Now() const { return hostloop::base::TickClock::Default()->Now(); }
   Id Schedule(TimePoint due, Task task) { return queue.Add(due, sequence++, std::move(task)); }
-  // The cancelled task is destroyed here, as Looper::Cancel does.
-  bool Cancel(Id id) { return static_cast<bool>(queue.Cancel(id)); }
+  bool Cancel(Id id) { return queue.Cancel(id); }
   std::size_t size() const { return queue.size(); }
 };
 

@@ -18,7 +18,9 @@ class UniqueFunction;
 template <typename R, typename... Args>
 class UniqueFunction<R(Args...)> {
  public:
-  // Callables up to this size (and nothrow-movable) are stored inline.
+  // Callables up to this size (pointer-aligned and nothrow-movable) are
+  // stored inline. (Pointer alignment keeps a Task at 40 bytes, where
+  // max_align_t's 16 padded it to 48 for captures that never need it.)
   static constexpr std::size_t kInlineSize = 32;
 
   UniqueFunction() = default;
@@ -60,6 +62,11 @@ class UniqueFunction<R(Args...)> {
     return ops_->invoke(storage_, std::forward<Args>(args)...);
   }
 
+  // Whether destroying the held callable does nothing: empty, or stored
+  // inline with a trivial destructor. (A store may then leave a discarded
+  // callable where it is and overwrite it later, touching no memory now.)
+  bool IsTriviallyDestructible() const { return ops_ == nullptr || ops_->trivially_destructible; }
+
   // Destroys the held callable (running its destructor) and becomes empty.
   void Reset() noexcept {
     if (ops_ != nullptr) {
@@ -74,11 +81,12 @@ class UniqueFunction<R(Args...)> {
     // Moves the callable from one storage to another; `from` ends destroyed.
     void (*relocate)(void* from, void* to) noexcept;
     void (*destroy)(void* storage) noexcept;
+    bool trivially_destructible;
   };
 
   template <typename D>
   static constexpr bool kFitsInline = sizeof(D) <= kInlineSize &&
-                                      alignof(D) <= alignof(std::max_align_t) &&
+                                      alignof(D) <= alignof(void*) &&
                                       std::is_nothrow_move_constructible_v<D>;
 
   template <typename D>
@@ -92,6 +100,7 @@ class UniqueFunction<R(Args...)> {
         source->~D();
       },
       [](void* s) noexcept { std::launder(static_cast<D*>(s))->~D(); },
+      std::is_trivially_destructible_v<D>,
   };
 
   template <typename D>
@@ -101,6 +110,7 @@ class UniqueFunction<R(Args...)> {
       },
       [](void* from, void* to) noexcept { *static_cast<D**>(to) = *static_cast<D**>(from); },
       [](void* s) noexcept { delete *static_cast<D**>(s); },
+      false,
   };
 
   void*& HeapPointer() { return *reinterpret_cast<void**>(storage_); }
@@ -112,7 +122,7 @@ class UniqueFunction<R(Args...)> {
     }
   }
 
-  alignas(std::max_align_t) unsigned char storage_[kInlineSize];
+  alignas(void*) unsigned char storage_[kInlineSize];
   const Ops* ops_ = nullptr;
 };
 

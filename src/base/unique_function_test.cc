@@ -49,5 +49,24 @@ TEST(UniqueFunction, PassesArguments) {
   EXPECT_EQ(add(2, 3), 5);
 }
 
+TEST(UniqueFunction, KnowsWhenDestroyingDoesNothing) {
+  int value = 0;
+  UniqueFunction<void()> empty;
+  UniqueFunction<void()> trivial = [&value] { ++value; };
+  auto shared = std::make_shared<int>(1);
+  UniqueFunction<void()> owning = [shared] {};
+  struct Big {
+    char bytes[64];
+  };
+  UniqueFunction<void()> on_heap = [big = Big{}] { (void)big; };
+  EXPECT_TRUE(empty.IsTriviallyDestructible());
+  EXPECT_TRUE(trivial.IsTriviallyDestructible());
+  EXPECT_FALSE(owning.IsTriviallyDestructible());  // drops a reference
+  EXPECT_FALSE(on_heap.IsTriviallyDestructible());  // frees its block
+  UniqueFunction<void()> moved = std::move(owning);
+  EXPECT_TRUE(owning.IsTriviallyDestructible());  // NOLINT(bugprone-use-after-move): empty now
+  EXPECT_FALSE(moved.IsTriviallyDestructible());
+}
+
 }  // namespace
 }  // namespace hostloop::base

@@ -139,8 +139,7 @@ Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta
 
 bool Looper::Cancel(TimerId id) {
   DCHECK(IsHomeThread());
-  Task task = queue_.Cancel(id);
-  return static_cast<bool>(task);  // destroyed here, unrun
+  return queue_.Cancel(id);  // the task is destroyed, unrun
 }
 
 void Looper::RemoveOwnedBy(uint32_t owner) {

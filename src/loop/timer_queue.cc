@@ -2,13 +2,29 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <functional>
 #include <new>
+#include <sys/mman.h>
 #include <utility>
 
 #include "base/check.h"
 
 namespace hostloop::loop {
+
+namespace {
+
+// Asks for transparent huge pages behind the 2 MB-aligned parts of a large
+// block (the kernel's "madvise" mode honours only what is asked for).
+void AdviseHugePages(void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = 2u << 20;
+  if (bytes < 2 * kHuge) return;
+  auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+}  // namespace
 
 template <typename T>
 void TimerQueue::PodArray<T>::Grow() {
@@ -17,6 +33,7 @@ void TimerQueue::PodArray<T>::Grow() {
   CHECK_MSG(data != nullptr, "out of memory growing the timer queue");
   data_ = static_cast<T*>(data);
   capacity_ = capacity;
+  AdviseHugePages(data_, capacity * sizeof(T));
 }
 
 TimerQueue::~TimerQueue() {
@@ -33,6 +50,7 @@ uint32_t TimerQueue::AppendSlot() {
     chunks_.push_back(static_cast<Slot*>(chunk));
   }
   ::new (static_cast<void*>(&slot(slot_count_))) Slot();
+  states_.push_back(0);
   return slot_count_++;
 }
 
@@ -45,23 +63,28 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
   } else {
     slot_index = AppendSlot();
   }
+  uint32_t& state = states_[slot_index];
+  state = (state & kGenerationMask) | kLiveBit;
+  if (task.IsTriviallyDestructible()) state |= kTrivialTaskBit;
+  if (meta.keeps_alive) {
+    state |= kKeepsAliveBit;
+    ++keep_alive_count_;
+  }
   Slot& entry = slot(slot_index);
-  entry.task = std::move(task);
-  entry.live = true;
+  entry.task = std::move(task);  // (destroys what a cancel may have left)
   entry.meta = meta;
-  if (meta.keeps_alive) ++keep_alive_count_;
 
   heap_.push_back({});
   SiftUp(heap_.size() - 1, Node{due.time_since_epoch().count(), sequence, slot_index});
-  return MakeId(slot_index, entry.generation);
+  return MakeId(slot_index, state & kGenerationMask);
 }
 
 uint32_t TimerQueue::Find(Id id) const {
   uint64_t slot_plus_one = id & kMaxSlots;
   if (slot_plus_one == 0 || slot_plus_one > slot_count_) return kNoSlot;
   uint32_t index = static_cast<uint32_t>(slot_plus_one - 1);
-  const Slot& entry = slot(index);
-  if (!entry.live || (entry.generation & kGenerationMask) != static_cast<uint32_t>(id >> kSlotBits)) {
+  uint32_t state = states_[index];
+  if (!(state & kLiveBit) || (state & kGenerationMask) != static_cast<uint32_t>(id >> kSlotBits)) {
     return kNoSlot;
   }
   return index;
@@ -72,26 +95,30 @@ bool TimerQueue::Contains(Id id) const { return Find(id) != kNoSlot; }
 TimerQueue::Id TimerQueue::NextId() const {
   if (!free_slots_.empty()) {
     uint32_t index = free_slots_.back();
-    return MakeId(index, slot(index).generation);
+    return MakeId(index, states_[index] & kGenerationMask);
   }
   return MakeId(slot_count_, 0);
 }
 
-Task TimerQueue::Cancel(Id id) {
+bool TimerQueue::Cancel(Id id) {
   const uint32_t slot_index = Find(id);
-  if (slot_index == kNoSlot) return Task();
-  Task task = Retire(slot(slot_index));
+  if (slot_index == kNoSlot) return false;
+  // A task whose destructor does nothing stays where it is (the slot's next
+  // entry overwrites it): its slot is not touched at all.
+  Task doomed;
+  if (!(states_[slot_index] & kTrivialTaskBit)) doomed = std::move(slot(slot_index).task);
+  Retire(slot_index);
   if (heap_.back().slot == slot_index) {
     // The last leaf leaves at no cost (a timer cancelled soon after it was
     // set usually sits there).
     heap_.pop_back();
     FreeSlot(slot_index);
-    return task;
+    return true;
   }
   SetCancelled(slot_index, true);
   ++cancelled_;
   MaybeCompact();
-  return task;
+  return true;  // `doomed` is destroyed here, the queue consistent
 }
 
 Task TimerQueue::PopTop() {
@@ -100,12 +127,11 @@ Task TimerQueue::PopTop() {
   return RemoveAt(0);
 }
 
-Task TimerQueue::Retire(Slot& entry) {
-  Task task = std::move(entry.task);
-  if (entry.meta.keeps_alive) --keep_alive_count_;
-  entry.live = false;
-  ++entry.generation;  // its id is dead from now on
-  return task;
+void TimerQueue::Retire(uint32_t slot_index) {
+  uint32_t& state = states_[slot_index];
+  if (state & kKeepsAliveBit) --keep_alive_count_;
+  // Not live; its id is dead from now on.
+  state = (state + 1) & kGenerationMask;
 }
 
 void TimerQueue::FreeSlot(uint32_t slot_index) {
@@ -188,7 +214,8 @@ void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
       heap_[kept++] = node;
       continue;
     }
-    out->push_back(Retire(entry));
+    out->push_back(std::move(entry.task));
+    Retire(node.slot);
     FreeSlot(node.slot);
   }
   cancelled_ = 0;
@@ -228,7 +255,8 @@ void TimerQueue::SiftDown(std::size_t index, Node node) {
 
 Task TimerQueue::RemoveAt(std::size_t index) {
   uint32_t slot_index = heap_[index].slot;
-  Task task = Retire(slot(slot_index));
+  Task task = std::move(slot(slot_index).task);
+  Retire(slot_index);
   FreeSlot(slot_index);
 
   Node last = heap_.back();

@@ -4,18 +4,26 @@
 //
 // Entries are ordered by (due, sequence): the earliest deadline first, and
 // among equal deadlines the one posted first. Insert is O(log n) (a 4-ary
-// min-heap); cancel-by-id is O(1) amortized: the task is destroyed and the
-// entry stops counting at once, while its heap node is reclaimed when the
-// top is next looked at or when cancelled nodes outnumber live ones (one
-// O(n) rebuild). The top accessors skip cancelled nodes first, so TopDue()
-// is exact and a cleared timer never causes a wakeup. (Removing the node
-// eagerly cost ~10 cache misses per cancel with 1M pending; so did pruning
-// at once when the cancelled node was the top, which is every cancel when
-// timers are cleared in the order they were set: deferred, a run of such
-// cancels is mostly reclaimed by one rebuild instead.) Nodes do not know where their
-// slot is and slots do not know where their node is: sifting moves 24-byte
-// nodes only, and cancel marks are a bitmap, so a rebuild never touches the
+// min-heap); cancel-by-id is O(1) amortized: the entry stops counting at
+// once, while its heap node is reclaimed when the top is next looked at or
+// when cancelled nodes outnumber live ones (one O(n) rebuild). The top
+// accessors skip cancelled nodes first, so TopDue() is exact and a cleared
+// timer never causes a wakeup. (Removing the node eagerly cost ~10 cache
+// misses per cancel with 1M pending; so did pruning at once when the
+// cancelled node was the top, which is every cancel when timers are cleared
+// in the order they were set: deferred, a run of such cancels is mostly
+// reclaimed by one rebuild instead.) Nodes do not know where their slot is
+// and slots do not know where their node is: sifting moves 24-byte nodes
+// only, and cancel marks are a bitmap, so a rebuild never touches the
 // slots. Ids are not reused (see MakeId).
+//
+// Whether an id is live, its generation and its liveness bit sit in a dense
+// array of 4-byte states beside the slots, and a task whose destructor does
+// nothing (the usual small capture) is not destroyed at cancel but
+// overwritten when its slot is reused: cancelling such an entry touches its
+// state word, the bitmap and the heap's last node, never its 48-byte slot.
+// (With 1M pending, the slots are 48 MB and a random one is a cache and TLB
+// miss; the states are 4 MB.)
 //
 // Growing is cheap in memory touched: slots live in fixed chunks that never
 // move (a vector's doubling moved every task and touched twice the memory),
@@ -67,9 +75,10 @@ class TimerQueue {
   // deadlines and must grow with every post the owner makes.
   Id Add(TimePoint due, uint64_t sequence, Task task, Meta meta = {});
 
-  // Removes the entry and hands back its task, so the caller can destroy it
-  // outside any lock. Returns an empty Task for an unknown or finished id.
-  Task Cancel(Id id);
+  // Removes the entry; false for an unknown or finished id. The task's
+  // destructor (if it does anything) runs before this returns, once the
+  // queue is consistent again, so it may add or cancel entries itself.
+  bool Cancel(Id id);
   bool Contains(Id id) const;
   // The id the next Add() will return (so a task can know its own id).
   Id NextId() const;
@@ -99,12 +108,17 @@ class TimerQueue {
     uint64_t sequence;
     uint32_t slot;
   };
-  struct alignas(64) Slot {  // one cache line: a cancel touches one line
+  struct Slot {
     Task task;
-    uint32_t generation = 0;
-    bool live = false;  // pending
     Meta meta;
   };
+  // A slot's state word: whether it holds a pending entry, facts about that
+  // entry a cancel needs, and the slot's generation (bumped whenever an
+  // entry leaves it).
+  static constexpr uint32_t kLiveBit = 1u << 31;
+  static constexpr uint32_t kKeepsAliveBit = 1u << 30;
+  static constexpr uint32_t kTrivialTaskBit = 1u << 29;  // the task's destructor does nothing
+  static constexpr uint32_t kGenerationMask = (1u << 29) - 1;
   static constexpr std::size_t kArity = 4;
 
   // A growable array of plain data, grown by realloc (which moves large
@@ -150,12 +164,11 @@ class TimerQueue {
     return a.due_ns < b.due_ns || (a.due_ns == b.due_ns && a.sequence < b.sequence);
   }
   // Ids fit in 53 bits, so JS can hold them as numbers (JS timer ids are
-  // these ids): 23 bits of slot (8M entries pending at most) and 30 of
+  // these ids): 23 bits of slot (8M entries pending at most) and 29 of
   // generation. A stale id could only meet a new entry after its slot was
-  // reused 2^30 times while the id was kept, and used, all along.
+  // reused 2^29 times while the id was kept, and used, all along.
   static constexpr uint32_t kSlotBits = 23;
   static constexpr uint32_t kMaxSlots = (1u << kSlotBits) - 1;
-  static constexpr uint32_t kGenerationMask = (1u << 30) - 1;
   static Id MakeId(uint32_t slot, uint32_t generation) {
     return (static_cast<uint64_t>(generation & kGenerationMask) << kSlotBits) |
            (static_cast<uint64_t>(slot) + 1);
@@ -167,7 +180,7 @@ class TimerQueue {
 
  private:
   // Slots by index, in chunks that never move.
-  static constexpr uint32_t kChunkBits = 12;  // 4096 slots (256 KB) a chunk
+  static constexpr uint32_t kChunkBits = 12;  // 4096 slots (192 KB) a chunk
   static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
   Slot& slot(uint32_t index) { return chunks_[index >> kChunkBits][index & kChunkMask]; }
   const Slot& slot(uint32_t index) const { return chunks_[index >> kChunkBits][index & kChunkMask]; }
@@ -194,9 +207,10 @@ class TimerQueue {
   void PruneTop();
   // Rebuilds the heap without cancelled nodes once they are the majority.
   void MaybeCompact();
-  // Ends a live slot's entry (its id dies) and hands back its task; the
-  // slot itself is freed by the caller, now or when its node goes.
-  Task Retire(Slot& entry);
+  // Ends a live slot's entry: its id dies and it stops counting. The task
+  // stays in the slot; the slot itself is freed by the caller, now or when
+  // its node goes.
+  void Retire(uint32_t slot_index);
   void FreeSlot(uint32_t slot_index);
   // Whether the slot's entry was cancelled while its node is still in the
   // heap. A bitmap beside the slots: compaction and pruning test it without
@@ -210,6 +224,7 @@ class TimerQueue {
   PodArray<Node> heap_;
   std::vector<Slot*> chunks_;  // raw storage; slots [0, slot_count_) are constructed
   uint32_t slot_count_ = 0;
+  PodArray<uint32_t> states_;  // by slot index
   std::vector<uint32_t> free_slots_;
   std::vector<uint64_t> cancelled_bits_;
   std::size_t keep_alive_count_ = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <random>
 #include <vector>
@@ -32,14 +33,13 @@ TEST(TimerQueue, L3OrdersByDueThenSequence) {
   EXPECT_EQ(log, (std::vector<int>{4, 2, 3, 1, 5}));
 }
 
-TEST(TimerQueue, CancelRemovesAtOnceAndHandsBackTheTask) {
+TEST(TimerQueue, CancelRemovesAtOnce) {
   TimerQueue queue;
   std::vector<int> log;
   auto a = queue.Add(At(1), 1, Record(&log, 1));
   auto b = queue.Add(At(2), 2, Record(&log, 2));
   auto c = queue.Add(At(3), 3, Record(&log, 3));
-  Task cancelled = queue.Cancel(a);
-  EXPECT_TRUE(cancelled);
+  EXPECT_TRUE(queue.Cancel(a));
   EXPECT_EQ(queue.size(), 2u);
   // The earliest remaining deadline is the next one: no tombstone lingers.
   EXPECT_EQ(queue.TopDue(), At(2));
@@ -95,6 +95,60 @@ TEST(TimerQueue, CancelledTaskDestructorRuns) {
   EXPECT_EQ(token.use_count(), 2);
   queue.Cancel(id);
   EXPECT_EQ(token.use_count(), 1);
+}
+
+// A cancelled task's destructor runs inside Cancel, after the queue is
+// consistent: it may add and cancel entries.
+TEST(TimerQueue, CancelledTaskDestructorMayUseTheQueue) {
+  TimerQueue queue;
+  std::vector<int> log;
+  TimerQueue::Id victim = 0;
+  TimerQueue::Id added = 0;
+  struct OnDestroy {
+    std::function<void()> run;
+    ~OnDestroy() {
+      if (run) run();
+    }
+  };
+  auto hook = std::make_shared<OnDestroy>();
+  // Not the last leaf, so the cancel leaves a node behind.
+  victim = queue.Add(At(1), 1, [hook] {});
+  queue.Add(At(2), 2, Record(&log, 2));
+  queue.Add(At(3), 3, Record(&log, 3));
+  hook->run = [&] {
+    added = queue.Add(At(0), 4, Record(&log, 4));
+    queue.Cancel(added);  // cancels what it just added
+    queue.Add(At(0), 5, Record(&log, 5));
+  };
+  hook.reset();  // the task holds the last reference
+  EXPECT_TRUE(queue.Cancel(victim));
+  EXPECT_FALSE(queue.Contains(added));
+  EXPECT_EQ(queue.size(), 3u);
+  DrainAll(queue);
+  EXPECT_EQ(log, (std::vector<int>{5, 2, 3}));
+}
+
+// A task whose destructor does nothing is left in its slot at cancel and
+// overwritten when the slot is reused: only the new entry ever runs.
+TEST(TimerQueue, ReusedSlotsRunOnlyTheirNewTask) {
+  TimerQueue queue;
+  std::vector<int> log;
+  std::vector<TimerQueue::Id> ids;
+  for (int i = 0; i < 200; ++i) {
+    ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i + 1), Record(&log, i)));
+  }
+  // Cancel all but the last leaf, in an order that leaves nodes behind
+  // and makes the queue compact.
+  for (int i = 0; i < 199; i += 2) ASSERT_TRUE(queue.Cancel(ids[static_cast<std::size_t>(i)]));
+  for (int i = 1; i < 199; i += 2) ASSERT_TRUE(queue.Cancel(ids[static_cast<std::size_t>(i)]));
+  EXPECT_EQ(queue.size(), 1u);
+  for (int i = 0; i < 200; ++i) {
+    queue.Add(At(1000 + i), static_cast<uint64_t>(1000 + i), Record(&log, 1000 + i));
+  }
+  DrainAll(queue);
+  std::vector<int> expected = {199};
+  for (int i = 0; i < 200; ++i) expected.push_back(1000 + i);
+  EXPECT_EQ(log, expected);
 }
 
 TEST(TimerQueue, KeepAliveCountFollowsEntries) {
