@@ -115,8 +115,8 @@ void PortCore::DrainBatch(uint64_t attachment) {
     in_flight_.store(&batch, std::memory_order_relaxed);
     in_flight_next_ = 0;
     const std::size_t count = std::min(queue_.size(), kDrainCount);
-    for (; batch.size < count; ++batch.size) {
-      batch.items[batch.size] = std::move(queue_.front());
+    while (batch.size < count) {
+      batch.Append(std::move(queue_.front()));
       queue_.pop_front();
     }
   }
@@ -215,7 +215,7 @@ void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLo
     if (Batch* batch = in_flight_.load(std::memory_order_relaxed)) {
       if (!closed_) {
         for (std::size_t i = batch->size; i-- > in_flight_next_;) queue_.push_front(std::move(batch->items[i]));
-        batch->size = in_flight_next_;
+        batch->Truncate(in_flight_next_);
       }
       in_flight_.store(nullptr, std::memory_order_relaxed);
     }

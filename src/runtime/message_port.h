@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <chrono>
 #include <memory>
+#include <new>
 #include <span>
 #include <thread>
 #include <utility>
@@ -144,7 +145,24 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // batch (atomic: by then a new owner on another thread may have set it).
   // in_flight_next_ is written only by the drain that owns the batch.
   struct Batch {
-    std::array<std::unique_ptr<SerializedMessage>, kDrainCount> items;
+    // Only items [0, size) are constructed: a drain of one message (a
+    // ping-pong) must not zero and destroy 256 pointers.
+    Batch() {}  // NOLINT(modernize-use-equals-default): leaves `items` unconstructed
+    ~Batch() { Truncate(0); }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    // Constructs items[size] from `message`.
+    void Append(std::unique_ptr<SerializedMessage> message) {
+      ::new (static_cast<void*>(&items[size])) std::unique_ptr<SerializedMessage>(std::move(message));
+      ++size;
+    }
+    // Destroys items [n, size) (moved from, or dropped).
+    void Truncate(std::size_t n) {
+      while (size > n) items[--size].~unique_ptr();
+    }
+    union {
+      std::array<std::unique_ptr<SerializedMessage>, kDrainCount> items;
+    };
     std::size_t size = 0;
   };
   std::atomic<Batch*> in_flight_{nullptr};
