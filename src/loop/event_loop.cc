@@ -194,23 +194,29 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
   if (earliest_due_.load(std::memory_order_seq_cst) > now.time_since_epoch().count()) return;
   // An entry may drop the runtime's last reference to this loop.
   std::shared_ptr<EventLoop> self = shared_from_this();
-  uint64_t snapshot;
-  {
-    base::MutexLock lock(mutex_);
-    if (state_ != State::kBound) return;
-    TransferDueLocked(now);
-    snapshot = next_sequence_;
-  }
+  uint64_t snapshot = 0;
+  bool first_batch = true;
   TimePoint budget_end = now + budget.max_time;
   std::size_t ran = 0;
   while (ran < budget.max_entries) {
+    // Whether entries of this pass's snapshot remain after this batch (when
+    // none do, there is no second look under the lock: a pass that finds one
+    // entry due locks once).
+    bool more;
     {
       base::MutexLock lock(mutex_);
+      if (first_batch) {
+        if (state_ != State::kBound) return;
+        TransferDueLocked(now);
+        snapshot = next_sequence_;
+        first_batch = false;
+      }
       while (batch_.size() < kBatchSize && ran + batch_.size() < budget.max_entries &&
              !immediate_.empty() && immediate_.front().sequence < snapshot) {
         batch_.push_back(std::move(immediate_.front()));
         immediate_.pop_front();
       }
+      more = !immediate_.empty() && immediate_.front().sequence < snapshot;
       PublishLocked();
     }
     if (batch_.empty()) return;
@@ -242,7 +248,7 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
       }
     }
     batch_.clear();
-    if (stop || shut_down_) return;
+    if (stop || shut_down_ || !more) return;
     if (looper_->Now() >= budget_end) return;
   }
 }
