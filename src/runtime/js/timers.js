@@ -28,7 +28,13 @@ const kNoArgs = Object.freeze([]);
 // A timer's id is the id of its ordered-lane entry (a positive integer below
 // 2^53, unique among live timers); an interval keeps its first id while each
 // repetition gets a new entry.
-const kSlotModulus = 8388608;  // 2^23: the slot part of an entry id (timer_queue.h)
+// The slot part of an entry id: its low 23 bits (timer_queue.h). Ids pass
+// 2^31 once a slot has been reused 256 times (a debounce's clear-and-set
+// reuses one slot), and `id % 2 ** 23` on such a double is a call to fmod;
+// ToUint32 (exact for integers below 2^53) keeps the low 32 bits in one
+// instruction.
+const kSlotMask = 0x7fffff;
+const slotOf = (id) => (id >>> 0) & kSlotMask;
 
 // A timer's record lives in parallel arrays indexed by the slot of its
 // pending entry, not in an object per timer: setTimeout allocates nothing on
@@ -78,7 +84,7 @@ function grow(slot) {
 }
 
 function store(entry, id, handler, args, timeout, nesting, repeat) {
-  const slot = entry % kSlotModulus;
+  const slot = slotOf(entry);
   if (slot >= capacity) grow(slot);
   slotEntry[slot] = entry;
   slotId[slot] = id;
@@ -160,7 +166,7 @@ let runningRepeat = false;
 function clearTimer(value) {
   const id = +value;
   if (!(id > 0)) return;
-  let slot = id % kSlotModulus;
+  let slot = slotOf(id);
   let entry = slot < capacity ? slotEntry[slot] : 0;
   if (entry === 0 || slotId[slot] !== id) {
     // Not a timer in its first period: an interval that has repeated, one
@@ -173,7 +179,7 @@ function clearTimer(value) {
       if (running && runningId === id) runningRepeat = false;
       return;
     }
-    slot = entry % kSlotModulus;
+    slot = slotOf(entry);
   } else if (slotRepeat[slot] === 1) {
     MapDelete(intervals, id);
   }
@@ -198,7 +204,7 @@ function clearInterval(id = 0) {
 // report") and then calls finishTimer() itself; an interval keeps running
 // either way.
 internals.runTimer = function runTimer(entry) {
-  const slot = entry % kSlotModulus;
+  const slot = slotOf(entry);
   if (slot >= capacity || slotEntry[slot] !== entry) return;
   running = true;
   runningId = slotId[slot];
