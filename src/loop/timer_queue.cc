@@ -124,7 +124,12 @@ bool TimerQueue::Cancel(Id id) {
 Task TimerQueue::PopTop() {
   CHECK(!empty());
   Top();
-  return RemoveAt(0);
+  uint32_t slot_index = heap_.front().slot;
+  Task task = std::move(slot(slot_index).task);
+  Retire(slot_index);
+  FreeSlot(slot_index);
+  ReplaceTopWithLast();
+  return task;
 }
 
 void TimerQueue::Retire(uint32_t slot_index) {
@@ -156,9 +161,7 @@ void TimerQueue::PruneTop() {
   while (!heap_.empty() && IsCancelled(heap_.front().slot)) {
     uint32_t slot_index = heap_.front().slot;
     --cancelled_;
-    Node last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) SiftDown(0, last);
+    ReplaceTopWithLast();
     FreeSlot(slot_index);
   }
 }
@@ -253,23 +256,28 @@ void TimerQueue::SiftDown(std::size_t index, Node node) {
   heap_[index] = node;
 }
 
-Task TimerQueue::RemoveAt(std::size_t index) {
-  uint32_t slot_index = heap_[index].slot;
-  Task task = std::move(slot(slot_index).task);
-  Retire(slot_index);
-  FreeSlot(slot_index);
-
+void TimerQueue::ReplaceTopWithLast() {
   Node last = heap_.back();
   heap_.pop_back();
-  if (index < heap_.size()) {
-    // The last leaf fills the hole; it may belong above or below it.
-    if (index > 0 && Before(last, heap_[(index - 1) / kArity])) {
-      SiftUp(index, last);
-    } else {
-      SiftDown(index, last);
+  const std::size_t size = heap_.size();
+  if (size == 0) return;
+  // The last leaf belongs near the bottom (it was added late, or it would
+  // have risen): move the hole down along the earlier child of each level
+  // to a leaf, three comparisons a level, then let the leaf rise from
+  // there, rather than also comparing it at every level on the way down.
+  std::size_t index = 0;
+  while (true) {
+    std::size_t first_child = index * kArity + 1;
+    if (first_child >= size) break;
+    std::size_t last_child = first_child + kArity < size ? first_child + kArity : size;
+    std::size_t best = first_child;
+    for (std::size_t child = first_child + 1; child < last_child; ++child) {
+      if (Before(heap_[child], heap_[best])) best = child;
     }
+    heap_[index] = heap_[best];
+    index = best;
   }
-  return task;
+  SiftUp(index, last);
 }
 
 }  // namespace hostloop::loop

@@ -194,8 +194,9 @@ class TimerQueue {
 
   void SiftUp(std::size_t index, Node node);
   void SiftDown(std::size_t index, Node node);
-  // Removes heap_[index], returning its slot's task, and frees the slot.
-  Task RemoveAt(std::size_t index);
+  // Removes the top node (its slot is the caller's business): the last
+  // leaf takes its place.
+  void ReplaceTopWithLast();
   // The earliest live node, after reclaiming cancelled nodes above it.
   // Requires !empty().
   const Node& Top() {
