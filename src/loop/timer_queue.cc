@@ -241,17 +241,9 @@ void TimerQueue::SiftUp(std::size_t index, Node node) {
 
 void TimerQueue::SiftDown(std::size_t index, Node node) {
   const std::size_t size = heap_.size();
-  while (true) {
-    std::size_t first_child = index * kArity + 1;
-    if (first_child >= size) break;
-    std::size_t last_child = first_child + kArity < size ? first_child + kArity : size;
-    std::size_t best = first_child;
-    for (std::size_t child = first_child + 1; child < last_child; ++child) {
-      if (Before(heap_[child], heap_[best])) best = child;
-    }
-    if (!Before(heap_[best], node)) break;
+  for (std::size_t best; (best = EarliestChild(index, size)) < size && Before(heap_[best], node);
+       index = best) {
     heap_[index] = heap_[best];
-    index = best;
   }
   heap_[index] = node;
 }
@@ -266,16 +258,8 @@ void TimerQueue::ReplaceTopWithLast() {
   // to a leaf, three comparisons a level, then let the leaf rise from
   // there, rather than also comparing it at every level on the way down.
   std::size_t index = 0;
-  while (true) {
-    std::size_t first_child = index * kArity + 1;
-    if (first_child >= size) break;
-    std::size_t last_child = first_child + kArity < size ? first_child + kArity : size;
-    std::size_t best = first_child;
-    for (std::size_t child = first_child + 1; child < last_child; ++child) {
-      if (Before(heap_[child], heap_[best])) best = child;
-    }
+  for (std::size_t best; (best = EarliestChild(index, size)) < size; index = best) {
     heap_[index] = heap_[best];
-    index = best;
   }
   SiftUp(index, last);
 }

@@ -193,6 +193,18 @@ class TimerQueue {
   uint32_t Find(Id id) const;
 
   void SiftUp(std::size_t index, Node node);
+  // The earlier of heap_[index]'s children, or `size` (heap_.size(), which
+  // the caller keeps: node writes may alias it) if it has none.
+  std::size_t EarliestChild(std::size_t index, std::size_t size) const {
+    std::size_t first_child = index * kArity + 1;
+    if (first_child >= size) return size;
+    std::size_t last_child = first_child + kArity < size ? first_child + kArity : size;
+    std::size_t best = first_child;
+    for (std::size_t child = first_child + 1; child < last_child; ++child) {
+      if (Before(heap_[child], heap_[best])) best = child;
+    }
+    return best;
+  }
   void SiftDown(std::size_t index, Node node);
   // Removes the top node (its slot is the caller's business): the last
   // leaf takes its place.
