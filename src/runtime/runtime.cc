@@ -195,8 +195,8 @@ std::unique_ptr<SerializedMessage> Runtime::TakeSpareMessage() {
 }
 
 void Runtime::KeepSpareMessage(std::unique_ptr<SerializedMessage> message) {
-  // Enqueue hands back at most one per post and Serialize takes one, so a
-  // few suffice.
+  // Serialize takes one per post, and at most one comes back per post (from
+  // Enqueue, or from a same-thread delivery), so a few suffice.
   constexpr std::size_t kMaxSpares = 16;
   if (spare_messages_.size() < kMaxSpares) spare_messages_.push_back(std::move(message));
 }
