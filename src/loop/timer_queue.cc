@@ -51,6 +51,7 @@ uint32_t TimerQueue::AppendSlot() {
   }
   ::new (static_cast<void*>(&slot(slot_count_))) Slot();
   states_.push_back(0);
+  if (slot_count_ % 64 == 0) cancelled_bits_.push_back(0);
   return slot_count_++;
 }
 
@@ -103,22 +104,31 @@ TimerQueue::Id TimerQueue::NextId() const {
 bool TimerQueue::Cancel(Id id) {
   const uint32_t slot_index = Find(id);
   if (slot_index == kNoSlot) return false;
-  // A task whose destructor does nothing stays where it is (the slot's next
-  // entry overwrites it): its slot is not touched at all.
-  Task doomed;
-  if (!(states_[slot_index] & kTrivialTaskBit)) doomed = std::move(slot(slot_index).task);
+  if (states_[slot_index] & kTrivialTaskBit) {
+    // A task whose destructor does nothing stays where it is (the slot's
+    // next entry overwrites it): the slot is not touched at all, and a
+    // cancel is a few instructions around one load of the state word, so
+    // the loads of consecutive cancels overlap.
+    Unlink(slot_index);
+    return true;
+  }
+  Task doomed = std::move(slot(slot_index).task);
+  Unlink(slot_index);
+  return true;  // `doomed` is destroyed here, the queue consistent
+}
+
+void TimerQueue::Unlink(uint32_t slot_index) {
   Retire(slot_index);
   if (heap_.back().slot == slot_index) {
     // The last leaf leaves at no cost (a timer cancelled soon after it was
     // set usually sits there).
     heap_.pop_back();
     FreeSlot(slot_index);
-    return true;
+    return;
   }
-  SetCancelled(slot_index, true);
+  cancelled_bits_[slot_index / 64] |= uint64_t{1} << (slot_index % 64);
   ++cancelled_;
-  MaybeCompact();
-  return true;  // `doomed` is destroyed here, the queue consistent
+  if (cancelled_ >= kMinCompaction && cancelled_ * 2 >= heap_.size()) Compact();
 }
 
 Task TimerQueue::PopTop() {
@@ -142,19 +152,8 @@ void TimerQueue::Retire(uint32_t slot_index) {
 void TimerQueue::FreeSlot(uint32_t slot_index) {
   // The slot is already not live; only the cancelled bit and the free list
   // change, so compaction frees slots without touching them.
-  SetCancelled(slot_index, false);
+  cancelled_bits_[slot_index / 64] &= ~(uint64_t{1} << (slot_index % 64));
   free_slots_.push_back(slot_index);
-}
-
-void TimerQueue::SetCancelled(uint32_t slot_index, bool cancelled) {
-  std::size_t word = slot_index / 64;
-  uint64_t bit = uint64_t{1} << (slot_index % 64);
-  if (cancelled) {
-    if (word >= cancelled_bits_.size()) cancelled_bits_.resize(word + 1);
-    cancelled_bits_[word] |= bit;
-  } else if (word < cancelled_bits_.size()) {
-    cancelled_bits_[word] &= ~bit;
-  }
 }
 
 void TimerQueue::PruneTop() {
@@ -166,8 +165,7 @@ void TimerQueue::PruneTop() {
   }
 }
 
-void TimerQueue::MaybeCompact() {
-  if (cancelled_ < 64 || cancelled_ * 2 < heap_.size()) return;
+void TimerQueue::Compact() {
   // The cancelled slots are freed highest first (Add takes from the back), so
   // new entries reuse low slots and sit close together in memory instead of
   // wherever the cancels left holes. When the bitmap is small next to the

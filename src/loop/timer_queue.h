@@ -160,8 +160,13 @@ class TimerQueue {
     std::size_t capacity_ = 0;
   };
 
-  static bool Before(const Node& a, const Node& b) {
-    return a.due_ns < b.due_ns || (a.due_ns == b.due_ns && a.sequence < b.sequence);
+  static bool Before(const Node& a, const Node& b) { return Key(a) < Key(b); }
+  // (due, sequence) as one unsigned 128-bit number (the due's sign bit
+  // flipped keeps signed order): one compare with no branch, which matters
+  // when the heap is rebuilt and children are compared at random.
+  static unsigned __int128 Key(const Node& node) {
+    const uint64_t due = static_cast<uint64_t>(node.due_ns) ^ (uint64_t{1} << 63);
+    return (static_cast<unsigned __int128>(due) << 64) | node.sequence;
   }
   // Ids fit in 53 bits, so JS can hold them as numbers (JS timer ids are
   // these ids): 23 bits of slot (8M entries pending at most) and 29 of
@@ -218,8 +223,13 @@ class TimerQueue {
   // Reclaims cancelled nodes at the top, until the top is live (or the heap
   // is empty).
   void PruneTop();
-  // Rebuilds the heap without cancelled nodes once they are the majority.
-  void MaybeCompact();
+  // Takes a retiring live entry's node out of the heap: at once when it is
+  // the last leaf, else by marking it cancelled (the top accessors skip it,
+  // and a compaction drops it once cancelled nodes are the majority).
+  void Unlink(uint32_t slot_index);
+  // Rebuilds the heap without its cancelled nodes.
+  static constexpr std::size_t kMinCompaction = 64;
+  void Compact();
   // Ends a live slot's entry: its id dies and it stops counting. The task
   // stays in the slot; the slot itself is freed by the caller, now or when
   // its node goes.
@@ -227,12 +237,11 @@ class TimerQueue {
   void FreeSlot(uint32_t slot_index);
   // Whether the slot's entry was cancelled while its node is still in the
   // heap. A bitmap beside the slots: compaction and pruning test it without
-  // touching the slots (1M slots: 128 KB, cache-resident).
+  // touching the slots (1M slots: 128 KB, cache-resident). It grows with
+  // the slots.
   bool IsCancelled(uint32_t slot_index) const {
-    std::size_t word = slot_index / 64;
-    return word < cancelled_bits_.size() && (cancelled_bits_[word] >> (slot_index % 64)) & 1;
+    return (cancelled_bits_[slot_index / 64] >> (slot_index % 64)) & 1;
   }
-  void SetCancelled(uint32_t slot_index, bool cancelled);
 
   PodArray<Node> heap_;
   std::vector<Slot*> chunks_;  // raw storage; slots [0, slot_count_) are constructed

@@ -33,6 +33,22 @@ TEST(TimerQueue, L3OrdersByDueThenSequence) {
   EXPECT_EQ(log, (std::vector<int>{4, 2, 3, 1, 5}));
 }
 
+TEST(TimerQueue, L3OrdersDuesBeforeTheClockEpochAndLargeSequences) {
+  // An injected clock may start anywhere, so dues can be negative; the
+  // sequence is a 64-bit counter, compared unsigned.
+  TimerQueue queue;
+  std::vector<int> log;
+  queue.Add(At(3), 1, Record(&log, 1));
+  queue.Add(At(-7), 2, Record(&log, 2));
+  queue.Add(At(0), ~uint64_t{0}, Record(&log, 3));
+  queue.Add(At(0), uint64_t{1} << 63, Record(&log, 4));
+  queue.Add(At(-7), 0, Record(&log, 5));
+  queue.Add(TimePoint::min(), 9, Record(&log, 6));
+  queue.Add(TimePoint::max(), 8, Record(&log, 7));
+  DrainAll(queue);
+  EXPECT_EQ(log, (std::vector<int>{6, 5, 2, 4, 3, 1, 7}));
+}
+
 TEST(TimerQueue, CancelRemovesAtOnce) {
   TimerQueue queue;
   std::vector<int> log;
