@@ -945,8 +945,11 @@ function initEventTargetState(target) {
   // cachedType/cachedList: the last type "invoke" looked up and its list (a
   // dispatch looks the same type up twice, capture then bubble, and a port
   // gets the same type over and over); reset whenever a list changes.
+  // watch: null, or a function (target, type, present) told whenever a
+  // type's listener list becomes non-empty or empty (internals.watchEventListeners).
   const state = {
     target, listeners: new MapCtor(), handlers: null, path: null, cachedType: null, cachedList: undefined,
+    watch: null,
   };
   WeakMapPrototypeSet(targetStates, target, state);
   return state;
@@ -1040,6 +1043,7 @@ function addAnEventListener(state, listener) {
   next[next.length] = listener;
   MapPrototypeSet(state.listeners, listener.type, next);
   state.cachedType = null;
+  if (list === undefined && state.watch !== null) state.watch(state.target, listener.type, true);
   // Step 6.
   if (listener.signal !== null) {
     listener.abortAlgorithm = () => removeAnEventListener(state, listener);
@@ -1065,6 +1069,7 @@ function removeAnEventListener(state, listener) {
   if (next.length === 0) MapPrototypeDelete(state.listeners, listener.type);
   else MapPrototypeSet(state.listeners, listener.type, next);
   state.cachedType = null;
+  if (next.length === 0 && state.watch !== null) state.watch(state.target, listener.type, false);
   // Not in the spec, and unobservable: the signal's abort steps for this
   // listener would do nothing any more, so drop them (no leak through a
   // long-lived signal).
@@ -1874,6 +1879,15 @@ internals.defineEventHandler = defineEventHandler;
 internals.initEventTarget = (object) => {
   if (!WeakMapPrototypeHas(targetStates, object)) initEventTargetState(object);
   return object;
+};
+// internals.watchEventListeners(target, watch): from now on, watch(target,
+// type, present) runs whenever one of the target's listener lists becomes
+// non-empty (present true) or empty, however that happens: addEventListener,
+// removeEventListener, a `once` listener's dispatch, an aborted `signal`, an
+// event handler attribute. (Liveness hangs on `message` listeners, J3.)
+internals.watchEventListeners = (target, watch) => {
+  const state = WeakMapPrototypeGet(targetStates, target) ?? initEventTargetState(target);
+  state.watch = watch;
 };
 internals.isEventTarget = (value) => WeakMapPrototypeHas(targetStates, value);
 internals.isEvent = (value) => peekEventState(value) !== undefined;

@@ -43,6 +43,7 @@ function checkPort(value, method) {
 // Called by the native side for every MessagePort it creates.
 internals.initMessagePort = function initMessagePort(port) {
   internals.initEventTarget(port);
+  internals.watchEventListeners(port, portListenersChanged);
   ReflectApply(WeakSetAdd, ports, [port]);
 };
 
@@ -89,26 +90,11 @@ for (const name of ['postMessage', 'start', 'close']) {
 }
 ObjectDefineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true });
 // Whether a port has a `message` listener decides whether it keeps its
-// runtime alive while its partner lives elsewhere (J3).
-function updateListening(port) {
-  host.portSetListening(port, internals.hasEventListeners(port, 'message'));
-}
-const EventTargetAdd = EventTarget.prototype.addEventListener;
-const EventTargetRemove = EventTarget.prototype.removeEventListener;
-const listenerMethods = {
-  addEventListener(type, callback, options = undefined) {
-    ReflectApply(EventTargetAdd, this, arguments);
-    if (isMessagePort(this) && `${type}` === 'message') updateListening(this);
-  },
-  removeEventListener(type, callback, options = undefined) {
-    ReflectApply(EventTargetRemove, this, arguments);
-    if (isMessagePort(this) && `${type}` === 'message') updateListening(this);
-  },
-};
-for (const name of ['addEventListener', 'removeEventListener']) {
-  ObjectDefineProperty(MessagePort.prototype, name, {
-    value: listenerMethods[name], writable: true, configurable: true, enumerable: true,
-  });
+// runtime alive while its partner lives elsewhere (J3). Every way a listener
+// comes or goes counts: `once`, an aborted `signal`, onmessage, and
+// EventTarget.prototype's methods called on the port directly.
+function portListenersChanged(port, type, present) {
+  if (type === 'message') host.portSetListening(port, present);
 }
 
 // Setting onmessage starts the port (HTML); addEventListener does not.
@@ -116,7 +102,6 @@ internals.defineEventHandler(MessagePort.prototype, 'message', {
   brandCheck: isMessagePort,
   onSet(port, value) {
     if (value !== null) host.portStart(port);
-    updateListening(port);
   },
 });
 internals.defineEventHandler(MessagePort.prototype, 'messageerror', { brandCheck: isMessagePort });

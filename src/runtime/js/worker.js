@@ -101,31 +101,12 @@ internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
   }
 
   // A worker with a `message` listener on its global stays alive: its parent
-  // may still send it work (J3).
-  let keepingAlive = false;
-  const update = () => {
-    const listening = internals.hasEventListeners(global, 'message');
-    if (listening !== keepingAlive) {
-      keepingAlive = listening;
-      host.workerKeepAlive(listening);
-    }
-  };
-  const add = EventTarget.prototype.addEventListener;
-  const remove = EventTarget.prototype.removeEventListener;
-  const wrapped = {
-    addEventListener(type, callback, options = undefined) {
-      ReflectApply(add, this, arguments);
-      if (this === global) update();
-    },
-    removeEventListener(type, callback, options = undefined) {
-      ReflectApply(remove, this, arguments);
-      if (this === global) update();
-    },
-  };
-  for (const name of ['addEventListener', 'removeEventListener']) {
-    ObjectDefineProperty(global, name, { value: wrapped[name], writable: true, configurable: true, enumerable: true });
-  }
-  internals.defineEventHandler(global, 'message', { onSet: update });
+  // may still send it work (J3). However the listener comes or goes (`once`,
+  // an aborted `signal`, onmessage, EventTarget.prototype's methods).
+  internals.watchEventListeners(global, (target, type, present) => {
+    if (type === 'message') host.workerKeepAlive(present);
+  });
+  internals.defineEventHandler(global, 'message');
   internals.defineEventHandler(global, 'messageerror');
   ObjectDefineProperty(Object.getPrototypeOf(global), Symbol.toStringTag, {
     value: 'DedicatedWorkerGlobalScope', configurable: true,
