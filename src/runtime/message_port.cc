@@ -25,6 +25,8 @@ std::pair<std::shared_ptr<PortCore>, std::shared_ptr<PortCore>> PortCore::Create
   return {std::move(a), std::move(b)};
 }
 
+PortCore::~PortCore() { NotifyPeer(); }
+
 std::shared_ptr<PortCore> PortCore::peer() {
   base::MutexLock lock(mutex_);
   return peer_.lock();
@@ -375,7 +377,16 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::unique_ptr<SerializedMessage> message = Serialize(runtime, info[1], info[2], port);
   if (!message) return;
   // Steps 2, 6: no entangled port: the message (and what it moved) is gone.
-  if (handle->core()) handle->core()->PostToPeer(runtime, std::move(message));
+  if (!handle->core()) return;
+  // Steps 3-4, 6: the target port itself in the transfer list dooms the
+  // message, and the channel is lost: the target went into the message,
+  // which is dropped here (its core tells this end it is gone).
+  std::shared_ptr<PortCore> target = handle->core()->peer();
+  if (target && std::find(message->ports.begin(), message->ports.end(), target) != message->ports.end()) {
+    runtime->Print("Warning: the target port was posted to itself, and the communication channel was lost\n", 2);
+    return;
+  }
+  handle->core()->PostToPeer(runtime, std::move(message));
 }
 
 void PortStart(const v8::FunctionCallbackInfo<v8::Value>& info) {

@@ -59,6 +59,10 @@ class PortReceiver {
 class PortCore : public std::enable_shared_from_this<PortCore> {
  public:
   static std::pair<std::shared_ptr<PortCore>, std::shared_ptr<PortCore>> CreatePair();
+  // An end that goes away without Close() (its JS object was collected, or
+  // it was lost inside a message nobody will deliver) tells its peer, whose
+  // runtime may then stop being kept alive (J3).
+  ~PortCore();
 
   // Thread-safe. Queues `message` for this end; dropped when it is closed.
   // A message posted from another thread than the owner's (or before the
