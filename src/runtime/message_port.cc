@@ -250,6 +250,14 @@ bool PortCore::PeerIsRemote() {
   return other->loop_ != mine;
 }
 
+PortReceiver* PortCore::LocalPeerReceiver(const std::shared_ptr<loop::EventLoop>& loop) {
+  std::shared_ptr<PortCore> other = peer();
+  if (!other) return nullptr;
+  base::MutexLock lock(other->mutex_);
+  // Owned by `loop`'s runtime, so its receiver is used on this thread only.
+  return other->loop_ == loop ? other->receiver_ : nullptr;
+}
+
 void PortCore::NotifyPeer() {
   std::shared_ptr<PortCore> other = peer();
   if (!other) return;
@@ -460,12 +468,22 @@ v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_p
   object->SetAlignedPointerInInternalField(kTagField, const_cast<char*>(&kPortTag));
   handle->wrapper_.Reset(isolate, object);
   handle->wrapper_.SetWeak(handle, OnCollected, v8::WeakCallbackType::kParameter);
-  handle->core_->Attach(handle, runtime->event_loop().shared_from_this());
+  std::shared_ptr<loop::EventLoop> loop = runtime->event_loop().shared_from_this();
+  handle->core_->Attach(handle, loop);
+  // A port arriving where its partner already lives (a transfer within the
+  // runtime, or back from a worker) is tied to the partner's object as a
+  // MessageChannel's two ports are.
+  v8::Local<v8::Value> partner = v8::Undefined(isolate);
+  if (PortReceiver* peer = handle->core_->LocalPeerReceiver(loop)) {
+    v8::Local<v8::Object> peer_object = peer->PortObject(isolate);
+    if (!peer_object.IsEmpty()) partner = peer_object;
+  }
   v8::Local<v8::Function> init;
   if (runtime->InternalFunction("initMessagePort").ToLocal(&init)) {
-    v8::Local<v8::Value> argv[] = {object};
-    init->Call(context, v8::Undefined(isolate), 1, argv).FromMaybe(v8::Local<v8::Value>());
+    v8::Local<v8::Value> argv[] = {object, partner};
+    init->Call(context, v8::Undefined(isolate), 2, argv).FromMaybe(v8::Local<v8::Value>());
   }
+  handle->UpdateLiveness();
   return scope.Escape(object);
 }
 
@@ -498,12 +516,22 @@ std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
 void MessagePortHandle::UpdateLiveness() {
   bool keep_alive = listening_ && core_ && core_->enabled() && !core_->closed() &&
                     core_->PeerIsRemote();
-  if (keep_alive == holds_runtime_) return;
-  holds_runtime_ = keep_alive;
-  if (keep_alive) {
-    runtime_->event_loop().Ref();
-  } else {
-    runtime_->event_loop().Unref();
+  if (keep_alive != holds_runtime_) {
+    holds_runtime_ = keep_alive;
+    if (keep_alive) {
+      runtime_->event_loop().Ref();
+    } else {
+      runtime_->event_loop().Unref();
+    }
+  }
+  const bool strong = core_ && !core_->closed() && core_->PeerIsRemote();
+  if (strong != held_strongly_ && !wrapper_.IsEmpty()) {
+    held_strongly_ = strong;
+    if (strong) {
+      wrapper_.ClearWeak();
+    } else {
+      wrapper_.SetWeak(this, OnCollected, v8::WeakCallbackType::kParameter);
+    }
   }
 }
 

@@ -54,6 +54,8 @@ class PortReceiver {
   // Owner's home thread. The entangled end moved to another owner, was
   // closed, or arrived (liveness may change, J3).
   virtual void OnPeerChanged() {}
+  // Owner's home thread. The JS MessagePort this receiver is, or empty.
+  virtual v8::Local<v8::Object> PortObject(v8::Isolate* /*isolate*/) { return {}; }
 };
 
 class PortCore : public std::enable_shared_from_this<PortCore> {
@@ -92,6 +94,9 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // Thread-safe. Whether the entangled end is owned by another runtime (or
   // is in transit between owners), i.e. messages may come from elsewhere.
   bool PeerIsRemote();
+  // Owner's home thread: the entangled end's receiver when it is owned by
+  // this same runtime (`loop`), else null.
+  PortReceiver* LocalPeerReceiver(const std::shared_ptr<loop::EventLoop>& loop);
 
  private:
   PortCore() = default;
@@ -196,8 +201,12 @@ class MessagePortHandle final : public PortReceiver {
   Runtime* runtime() const { return runtime_; }
 
   // J3: a started port with a `message` listener whose entangled port lives
-  // in another runtime keeps this runtime alive. Called whenever one of
-  // those facts may have changed.
+  // in another runtime keeps this runtime alive. And (HTML, "ports and
+  // garbage collection") an entangled port lives as long as its partner
+  // could post to it: its JS object is held strongly while the partner is
+  // in another runtime or in transit (within one runtime, messaging.js ties
+  // the two objects together). Called whenever one of those facts may have
+  // changed.
   void UpdateLiveness();
   void set_listening(bool listening) {
     listening_ = listening;
@@ -209,6 +218,7 @@ class MessagePortHandle final : public PortReceiver {
   // event.
   void Deliver(SerializedMessage& message) override;
   void KeepSpare(std::unique_ptr<SerializedMessage> spare) override;
+  v8::Local<v8::Object> PortObject(v8::Isolate* isolate) override { return wrapper_.Get(isolate); }
 
  private:
   MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core);
@@ -220,6 +230,7 @@ class MessagePortHandle final : public PortReceiver {
   v8::Global<v8::Object> wrapper_;
   bool listening_ = false;
   bool holds_runtime_ = false;
+  bool held_strongly_ = false;
 };
 
 }  // namespace hostloop::runtime

@@ -41,8 +41,15 @@ function checkPort(value, method) {
 }
 
 // Called by the native side for every MessagePort it creates.
-internals.initMessagePort = function initMessagePort(port) {
+// `partner`: the entangled port's object when it lives in this runtime (its
+// partner keeps it alive, HTML "ports and garbage collection"), else
+// undefined (the native side holds a port with a remote partner).
+internals.initMessagePort = function initMessagePort(port, partner) {
   internals.initEventTarget(port);
+  if (partner !== undefined) {
+    ReflectApply(WeakMapSet, partners, [port, partner]);
+    ReflectApply(WeakMapSet, partners, [partner, port]);
+  }
   internals.watchEventListeners(port, portListenersChanged);
   ReflectApply(WeakSetAdd, ports, [port]);
 };
