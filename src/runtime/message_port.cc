@@ -546,7 +546,7 @@ void MessagePortHandle::Deliver(SerializedMessage& message) {
 
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
                           SerializedMessage& message) {
-  if (runtime->stopping()) return;
+  if (runtime->stopping() || message.notice) return;
   v8::Isolate* isolate = runtime->isolate();
   v8::HandleScope scope(isolate);
   v8::Local<v8::Context> context = runtime->context();

@@ -274,6 +274,7 @@ void SerializedMessage::Recycle() {
   cross_thread = false;
   inline_value = Inline::kNone;
   number = 0;
+  notice.reset();
 }
 
 v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& message,

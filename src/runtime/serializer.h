@@ -39,6 +39,11 @@ struct SerializedMessage {
   enum class Inline : uint8_t { kNone, kUndefined, kNull, kTrue, kFalse, kNumber };
   Inline inline_value = Inline::kNone;
   double number = 0;
+  // Not a message but a notice that rides the same queue, so it arrives in
+  // order with the messages posted before it (a worker's uncaught error
+  // after its last postMessage). Only its sender and receiver know what
+  // `notice` holds; a receiver that expects none ignores it.
+  std::shared_ptr<const void> notice;
 
   // After delivery: releases what the message still carries (buffers,
   // ports, modules) and makes it empty, keeping the allocation and a small

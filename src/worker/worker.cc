@@ -71,14 +71,20 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
   // Worker object's `error` event in the parent (J4).
   bool OnUnhandledError(v8::Local<v8::Value> error, v8::Local<v8::Message> message) override {
     ErrorReport report = MakeReport(error, message);
-    bool load_failure = runtime_->main_state() == Runtime::MainState::kNotStarted;
-    PostToParentLoop([report, load_failure](WorkerHost* host) {
-      if (load_failure) {
-        host->OnLoadFailed(report);
-      } else {
-        host->OnError(report);
-      }
-    });
+    if (runtime_->main_state() == Runtime::MainState::kNotStarted) {
+      PostToParentLoop([report](WorkerHost* host) { host->OnLoadFailed(report); });
+      return true;
+    }
+    if (!closing_) {
+      // Behind the messages this worker posted before it (J4: "post the
+      // result, then fail" must not lose or overtake the result).
+      auto notice = std::make_unique<runtime::SerializedMessage>();
+      notice->notice = std::make_shared<const ErrorReport>(std::move(report));
+      PostToParent(std::move(notice));
+      return true;
+    }
+    // After close() this end takes nothing more: straight to the parent.
+    PostToParentLoop([report](WorkerHost* host) { host->OnError(report); });
     return true;
   }
 
@@ -273,6 +279,12 @@ void WorkerHost::Terminate() {
 
 void WorkerHost::Deliver(runtime::SerializedMessage& message) {
   if (terminated_) return;
+  if (message.notice) {
+    // Only the worker sends notices on this queue: its uncaught errors.
+    auto report = std::static_pointer_cast<const ErrorReport>(std::move(message.notice));
+    OnError(*report);
+    return;
+  }
   v8::HandleScope scope(parent_->isolate());
   runtime::DispatchMessageEvent(parent_, object_.Get(parent_->isolate()), message);
 }
