@@ -113,14 +113,34 @@ void PreviewEntries(const FunctionCallbackInfo<Value>& info) {
 
 // printUncaught(error): the last step of "report an exception" when nobody
 // canceled the error event.
+// printUncaught(error[, [message, filename, lineno, colno]]): with the
+// location the error was reported with (where a thrown non-Error value came
+// from: V8 can only place it here, at this call).
 void PrintUncaught(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
+  Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
-  RuntimeOf(info)->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error));
+  Runtime* runtime = RuntimeOf(info);
+  if (info.Length() > 1 && info[1]->IsArray()) {
+    Local<v8::Array> parts = info[1].As<v8::Array>();
+    Local<Value> values[4];
+    bool read = parts->Length() == 4;
+    for (uint32_t i = 0; read && i < 4; ++i) read = parts->Get(context, i).ToLocal(&values[i]);
+    if (read) {
+      ErrorLocation location;
+      location.message = StdString(isolate, values[0]);
+      location.filename = values[1]->IsString() ? StdString(isolate, values[1]) : "";
+      location.lineno = values[2]->Int32Value(context).FromMaybe(0);
+      location.colno = values[3]->Int32Value(context).FromMaybe(0);
+      runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error), &location);
+      return;
+    }
+  }
+  runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error));
 }
 
 // errorLocation(error) -> [message, filename, lineno, colno]
-void ErrorLocation(const FunctionCallbackInfo<Value>& info) {
+void GetErrorLocation(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
@@ -224,7 +244,7 @@ const HostFunction kHostFunctions[] = {
     {"getOwnNonIndexProperties", GetOwnNonIndexProperties},
     {"previewEntries", PreviewEntries},
     {"printUncaught", PrintUncaught},
-    {"errorLocation", ErrorLocation},
+    {"errorLocation", GetErrorLocation},
     {"enqueueMicrotask", EnqueueMicrotask},
     {"timerStart", TimerStart},
     {"timerRearm", TimerRearm},

@@ -217,7 +217,8 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     if (!modules_->LoadAndInstantiate(url, source).ToLocal(&module)) {
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
         if (options_.delegate == nullptr ||
-            !options_.delegate->OnUnhandledError(try_catch.Exception(), try_catch.Message())) {
+            !options_.delegate->OnUnhandledError(
+                try_catch.Exception(), ErrorLocation::Of(context, try_catch.Message()))) {
           PrintError(try_catch.Exception(), try_catch.Message(), "Uncaught");
           exit_code_ = kExitUncaught;
         }
@@ -364,22 +365,39 @@ void Runtime::CallReporter(v8::Local<v8::Function> report, v8::Local<v8::Value> 
   }
 }
 
-void Runtime::PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
+ErrorLocation ErrorLocation::Of(v8::Local<v8::Context> context, v8::Local<v8::Message> message) {
+  ErrorLocation location;
+  if (message.IsEmpty()) return location;
+  v8::Isolate* isolate = context->GetIsolate();
+  location.message = StdString(isolate, message->Get());
+  v8::Local<v8::Value> resource = message->GetScriptResourceName();
+  if (resource->IsString()) location.filename = StdString(isolate, resource);
+  location.lineno = message->GetLineNumber(context).FromMaybe(0);
+  location.colno = message->GetStartColumn(context).FromMaybe(-1) + 1;
+  return location;
+}
+
+void Runtime::PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
+                            const ErrorLocation* location) {
   HandleUnhandled(exception, message, "Uncaught",
-                  options_.uncaught_errors == UncaughtErrorPolicy::kThrow);
+                  options_.uncaught_errors == UncaughtErrorPolicy::kThrow, location);
 }
 
 void Runtime::HandleUnhandled(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
-                              const char* prefix, bool stop) {
-  if (options_.delegate != nullptr && options_.delegate->OnUnhandledError(exception, message)) {
-    return;
+                              const char* prefix, bool stop, const ErrorLocation* location) {
+  if (options_.delegate != nullptr) {
+    v8::HandleScope scope(isolate_);
+    if (options_.delegate->OnUnhandledError(
+            exception, location != nullptr ? *location : ErrorLocation::Of(context(), message))) {
+      return;
+    }
   }
-  PrintError(exception, message, prefix);
+  PrintError(exception, message, prefix, true, location);
   if (stop) Stop(kExitUncaught);
 }
 
 void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
-                         const char* prefix, bool source_context) {
+                         const char* prefix, bool source_context, const ErrorLocation* location) {
   v8::HandleScope scope(isolate_);
   v8::Local<v8::Context> context = this->context();
   std::string text;
@@ -441,14 +459,12 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
     body = body.substr(1, body.size() - 2);
   }
   bool has_frames = body.find("\n    at ") != std::string::npos;
-  if (!has_frames && !has_location_in_text && !message.IsEmpty()) {
-    std::string resource = StdString(isolate_, message->GetScriptResourceName());
-    int line = message->GetLineNumber(context).FromMaybe(0);
+  if (!has_frames && !has_location_in_text && (location != nullptr || !message.IsEmpty())) {
+    const ErrorLocation where = location != nullptr ? *location : ErrorLocation::Of(context, message);
     // A location inside hostloop's own scripts says nothing about the program.
-    if (!resource.empty() && resource != "undefined" && resource.rfind("hostloop:", 0) != 0 &&
-        line > 0) {
-      body += "\n    at " + resource + ":" + std::to_string(line) + ":" +
-              std::to_string(message->GetStartColumn(context).FromMaybe(0) + 1);
+    if (!where.filename.empty() && where.filename.rfind("hostloop:", 0) != 0 && where.lineno > 0) {
+      body += "\n    at " + where.filename + ":" + std::to_string(where.lineno) + ":" +
+              std::to_string(where.colno);
     }
   }
   if (syntax_error && has_location_in_text) {

@@ -36,6 +36,17 @@ enum class RejectionPolicy { kThrow, kWarn, kNone };
 
 // What embeds a runtime, when it is not the plain CLI: a worker thread.
 // Called on the runtime's home thread.
+// What an ErrorEvent reports about an error: its message ("Uncaught
+// Error: boom") and where it happened (columns 1-based, as HTML has them).
+struct ErrorLocation {
+  std::string message;
+  std::string filename;
+  int lineno = 0;
+  int colno = 0;
+  // The location V8's message gives (empty when there is none).
+  static ErrorLocation Of(v8::Local<v8::Context> context, v8::Local<v8::Message> message);
+};
+
 class RuntimeDelegate {
  public:
   virtual ~RuntimeDelegate() = default;
@@ -43,9 +54,10 @@ class RuntimeDelegate {
   // or failed to load or threw (`!ok`).
   virtual void OnMainSettled(bool ok) {}
   // An uncaught error, unhandled rejection or load failure that nobody
-  // canceled. Returning true takes it over (a worker forwards it to its
-  // parent); false lets the runtime print it and apply its policy.
-  virtual bool OnUnhandledError(v8::Local<v8::Value> error, v8::Local<v8::Message> message) {
+  // canceled, with where it happened. Returning true takes it over (a
+  // worker forwards it to its parent); false lets the runtime print it and
+  // apply its policy.
+  virtual bool OnUnhandledError(v8::Local<v8::Value> error, const ErrorLocation& location) {
     return false;
   }
 };
@@ -121,13 +133,17 @@ class Runtime {
   void ReportExceptionAt(v8::Local<v8::Value> exception, const std::string& message,
                          const std::string& filename, int lineno, int colno);
   // Prints "Uncaught ..." and applies --uncaught-errors (exit 1 and stop,
-  // or go on).
-  void PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
+  // or go on). `location`, when given, is where the error happened (a
+  // thrown non-Error value carries none of its own, and `message` may only
+  // say where it was caught); else `message`'s.
+  void PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
+                     const ErrorLocation* location = nullptr);
   // Writes "<prefix> <error with stack>" to stderr; a SyntaxError from
   // compiling a file also gets the file, the line and a caret (not in the
   // REPL: `source_context` false).
   void PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
-                  const char* prefix, bool source_context = true);
+                  const char* prefix, bool source_context = true,
+                  const ErrorLocation* location = nullptr);
   // Calls `function` as a loop entry's callback; an exception is reported.
   v8::MaybeLocal<v8::Value> CallAndReport(v8::Local<v8::Function> function,
                                           v8::Local<v8::Value> receiver, int argc,
@@ -136,7 +152,7 @@ class Runtime {
   // An error or rejection nobody canceled: the delegate's, or printed with
   // `prefix` and the policy applied (`stop` = the policy says exit 1).
   void HandleUnhandled(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
-                       const char* prefix, bool stop);
+                       const char* prefix, bool stop, const ErrorLocation* location = nullptr);
 
   RuntimeExtension* extension(ExtensionSlot slot) const {
     return extensions_[static_cast<int>(slot)].get();

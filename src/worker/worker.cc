@@ -69,8 +69,8 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
 
   // RuntimeDelegate: an error nobody in the worker canceled goes to the
   // Worker object's `error` event in the parent (J4).
-  bool OnUnhandledError(v8::Local<v8::Value> error, v8::Local<v8::Message> message) override {
-    ErrorReport report = MakeReport(error, message);
+  bool OnUnhandledError(v8::Local<v8::Value> error, const runtime::ErrorLocation& location) override {
+    ErrorReport report = MakeReport(error, location);
     if (runtime_->main_state() == Runtime::MainState::kNotStarted) {
       PostToParentLoop([report](WorkerHost* host) { host->OnLoadFailed(report); });
       return true;
@@ -96,16 +96,14 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
   }
 
  private:
-  ErrorReport MakeReport(v8::Local<v8::Value> error, v8::Local<v8::Message> message) {
+  ErrorReport MakeReport(v8::Local<v8::Value> error, const runtime::ErrorLocation& location) {
     v8::Isolate* isolate = runtime_->isolate();
     v8::Local<v8::Context> context = runtime_->context();
     ErrorReport report;
-    if (!message.IsEmpty()) {
-      report.message = runtime::StdString(isolate, message->Get());
-      report.filename = runtime::StdString(isolate, message->GetScriptResourceName());
-      report.lineno = message->GetLineNumber(context).FromMaybe(0);
-      report.colno = message->GetStartColumn(context).FromMaybe(-1) + 1;
-    }
+    report.message = location.message;
+    report.filename = location.filename;
+    report.lineno = location.lineno;
+    report.colno = location.colno;
     if (error->IsObject()) {
       v8::Local<v8::Object> object = error.As<v8::Object>();
       auto read = [&](const char* key, std::string* out) {

@@ -19,7 +19,8 @@ internals.reportException = function reportException(error, location) {
     host.printUncaught(error);
     return;
   }
-  const [message, filename, lineno, colno] = location || host.errorLocation(error);
+  location = location || host.errorLocation(error);
+  const [message, filename, lineno, colno] = location;
   // Steps 3-6: a cancelable ErrorEvent at the global; not canceled means
   // the error is reported to the developer (stderr), then the policy acts.
   const event = new ErrorEvent('error', {
@@ -33,7 +34,7 @@ internals.reportException = function reportException(error, location) {
   } finally {
     reporting = false;
   }
-  if (notCanceled) host.printUncaught(error);
+  if (notCanceled) host.printUncaught(error, location);
 };
 
 // https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror
