@@ -51,10 +51,11 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
   }
 
   // self.close(): the current task finishes, nothing after it runs, and
-  // messages still queued either way are dropped (W4).
+  // messages queued for the worker are dropped (W4). What the closing task
+  // still posts reaches the parent (HTML: close() only sets the closing
+  // flag; the worker's port stays entangled until the worker has ended).
   void Close() {
     closing_ = true;
-    params_.worker_end->Close();
     runtime_->looper()->Quit();
   }
 
@@ -75,16 +76,11 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
       PostToParentLoop([report](WorkerHost* host) { host->OnLoadFailed(report); });
       return true;
     }
-    if (!closing_) {
-      // Behind the messages this worker posted before it (J4: "post the
-      // result, then fail" must not lose or overtake the result).
-      auto notice = std::make_unique<runtime::SerializedMessage>();
-      notice->notice = std::make_shared<const ErrorReport>(std::move(report));
-      PostToParent(std::move(notice));
-      return true;
-    }
-    // After close() this end takes nothing more: straight to the parent.
-    PostToParentLoop([report](WorkerHost* host) { host->OnError(report); });
+    // Behind the messages this worker posted before it (J4: "post the
+    // result, then fail" must not lose or overtake the result).
+    auto notice = std::make_unique<runtime::SerializedMessage>();
+    notice->notice = std::make_shared<const ErrorReport>(std::move(report));
+    PostToParent(std::move(notice));
     return true;
   }
 
