@@ -27,26 +27,35 @@ void RejectionTracker::OnPromiseReject(v8::PromiseRejectMessage message) {
 
 void RejectionTracker::Add(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason) {
   v8::Isolate* isolate = runtime_->isolate();
+  pending_at_.emplace(promise->GetIdentityHash(), pending_.size());
   pending_.push_back(Pending{v8::Global<v8::Promise>(isolate, promise),
                              v8::Global<v8::Value>(isolate, reason)});
 }
 
 void RejectionTracker::HandlerAdded(v8::Local<v8::Promise> promise) {
   v8::Isolate* isolate = runtime_->isolate();
+  const int hash = promise->GetIdentityHash();
   // Not reported yet: it simply stops being a candidate.
-  auto it = std::find_if(pending_.begin(), pending_.end(),
-                         [&](const Pending& p) { return p.promise.Get(isolate) == promise; });
-  if (it != pending_.end()) {
-    pending_.erase(it);
-    return;
+  auto [first, last] = pending_at_.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    Pending& entry = pending_[it->second];
+    if (!entry.promise.IsEmpty() && entry.promise.Get(isolate) == promise) {
+      entry.promise.Reset();
+      entry.reason.Reset();
+      pending_at_.erase(it);
+      return;
+    }
   }
   // Reported already: `rejectionhandled` is a task of its own.
-  auto reported = std::find_if(reported_.begin(), reported_.end(), [&](const Pending& p) {
-    return !p.promise.IsEmpty() && p.promise.Get(isolate) == promise;
-  });
-  if (reported == reported_.end()) return;
+  auto [from, to] = reported_.equal_range(hash);
+  auto reported = from;
+  while (reported != to &&
+         (reported->second.promise.IsEmpty() || reported->second.promise.Get(isolate) != promise)) {
+    ++reported;
+  }
+  if (reported == to) return;
   Pending entry{v8::Global<v8::Promise>(isolate, promise),
-                v8::Global<v8::Value>(isolate, reported->reason.Get(isolate))};
+                v8::Global<v8::Value>(isolate, reported->second.reason.Get(isolate))};
   reported_.erase(reported);
   runtime_->event_loop().PostOrdered([runtime = runtime_, entry = std::move(entry)]() {
     v8::Isolate* isolate = runtime->isolate();
@@ -64,12 +73,18 @@ bool RejectionTracker::ProcessPending() {
   v8::HandleScope scope(isolate);
   std::vector<Pending> batch;
   batch.swap(pending_);
-  // Forget reported promises that were collected meanwhile.
-  std::erase_if(reported_, [](const Pending& p) { return p.promise.IsEmpty(); });
+  pending_at_.clear();
+  if (reported_.size() >= sweep_at_) {
+    // Forget reported promises that were collected meanwhile.
+    std::erase_if(reported_, [](const auto& item) { return item.second.promise.IsEmpty(); });
+    sweep_at_ = std::max<std::size_t>(64, reported_.size() * 2);
+  }
   v8::Local<v8::Function> dispatch;
   bool have_dispatch = runtime_->InternalFunction("dispatchUnhandledRejection").ToLocal(&dispatch);
   for (Pending& entry : batch) {
     if (runtime_->stopping()) break;
+    if (entry.promise.IsEmpty()) continue;  // handled meanwhile
+    v8::HandleScope entry_scope(isolate);
     v8::Local<v8::Promise> promise = entry.promise.Get(isolate);
     v8::Local<v8::Value> reason = entry.reason.Get(isolate);
     bool not_canceled = true;
@@ -94,13 +109,17 @@ bool RejectionTracker::ProcessPending() {
           break;
       }
     }
-    Pending reported{v8::Global<v8::Promise>(isolate, promise),
-                     v8::Global<v8::Value>(isolate, reason)};
-    reported.promise.SetWeak();
-    reported.reason.SetWeak();
-    reported_.push_back(std::move(reported));
+    Report(promise, reason);
   }
   return true;
+}
+
+void RejectionTracker::Report(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason) {
+  v8::Isolate* isolate = runtime_->isolate();
+  Pending reported{v8::Global<v8::Promise>(isolate, promise), v8::Global<v8::Value>(isolate, reason)};
+  reported.promise.SetWeak();
+  reported.reason.SetWeak();
+  reported_.emplace(promise->GetIdentityHash(), std::move(reported));
 }
 
 }  // namespace hostloop::runtime

@@ -8,6 +8,8 @@
 
 #include <v8.h>
 
+#include <cstddef>
+#include <unordered_map>
 #include <vector>
 
 namespace hostloop::runtime {
@@ -24,21 +26,28 @@ class RejectionTracker {
   // rejection still unhandled and applies the policy to the uncanceled ones.
   // Returns whether it ran any JS (so another checkpoint is due).
   bool ProcessPending();
-  bool has_pending() const { return !pending_.empty(); }
+  bool has_pending() const { return !pending_at_.empty(); }
 
  private:
   struct Pending {
-    v8::Global<v8::Promise> promise;
+    v8::Global<v8::Promise> promise;  // empty: handled before it was reported
     v8::Global<v8::Value> reason;
   };
   void Add(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason);
   void HandlerAdded(v8::Local<v8::Promise> promise);
+  void Report(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason);
 
   Runtime* const runtime_;
-  // Rejected without a handler, not yet reported.
+  // Rejected without a handler, not yet reported, in rejection order; and
+  // where each is in it, by the promise's identity hash (a handler arriving
+  // finds its promise without a scan: 100k rejections handled one by one
+  // took quadratic time).
   std::vector<Pending> pending_;
-  // Reported as unhandled; weak, for `rejectionhandled`.
-  std::vector<Pending> reported_;
+  std::unordered_multimap<int, std::size_t> pending_at_;
+  // Reported as unhandled, by identity hash; weak, for `rejectionhandled`.
+  // Collected ones are swept when the map has doubled since the last sweep.
+  std::unordered_multimap<int, Pending> reported_;
+  std::size_t sweep_at_ = 64;
 };
 
 }  // namespace hostloop::runtime
