@@ -34,6 +34,21 @@ class FakeTickClock final : public TickClock {
   std::atomic<int64_t> now_ns_;
 };
 
+// The longest delay anything waits for: ~100 years. `now + delay` cannot
+// overflow with it.
+inline constexpr Duration kMaxDelay = std::chrono::hours(24 * 365 * 100);
+
+// A delay given in (fractional) milliseconds, as JS gives them: negative or
+// NaN is zero, and a longer one than kMaxDelay waits kMaxDelay (converting
+// a double beyond int64's range to nanoseconds is undefined: a postTask
+// delay of 1e13 ms became a delay in the past and ran at once).
+inline Duration DelayFromMilliseconds(double ms) {
+  if (!(ms > 0)) return Duration::zero();
+  const double max_ms = std::chrono::duration<double, std::milli>(kMaxDelay).count();
+  if (ms >= max_ms) return kMaxDelay;
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(ms));
+}
+
 // Rounds a duration up to whole milliseconds, for APIs that take ms (poll()).
 inline int64_t CeilMilliseconds(Duration d) {
   return std::chrono::ceil<std::chrono::milliseconds>(d).count();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/time.h"
 #include "runtime/encoding.h"
 #include "runtime/message_port.h"
 #include "runtime/module_loader.h"
@@ -199,8 +200,7 @@ void RunSchedulerToken(Runtime* runtime, const v8::Global<Value>* task) {
 void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   Runtime* runtime = RuntimeOf(info);
   double delay_ms = info.Length() > 0 && info[0]->IsNumber() ? info[0].As<v8::Number>()->Value() : 0;
-  auto delay = std::chrono::duration_cast<loop::Duration>(
-      std::chrono::duration<double, std::milli>(delay_ms > 0 ? delay_ms : 0));
+  const loop::Duration delay = base::DelayFromMilliseconds(delay_ms);
   bool brings_task = info.Length() > 1 && info[1]->IsObject();
   if (delay == loop::Duration::zero() && !brings_task) {
     // A token due now is a plain ordered post (the lane's FIFO of due-now
@@ -212,9 +212,19 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   }
   v8::Global<Value> task;
   if (brings_task) task.Reset(info.GetIsolate(), info[1]);
-  runtime->event_loop().ScheduleOrdered(
+  const loop::EventLoop::TimerId id = runtime->event_loop().ScheduleOrdered(
       [runtime, task = std::move(task)] { RunSchedulerToken(runtime, task.IsEmpty() ? nullptr : &task); },
       delay);
+  // The entry's id (exact as a number: 53 bits), for cancelSchedulerToken.
+  info.GetReturnValue().Set(static_cast<double>(id));
+}
+
+// cancelSchedulerToken(id): a delayed task was aborted; its entry leaves the
+// lane (it would keep the runtime alive until its delay ran out, J3).
+void CancelSchedulerToken(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsNumber()) return;
+  RuntimeOf(info)->event_loop().CancelOrdered(
+      static_cast<loop::EventLoop::TimerId>(info[0].As<v8::Number>()->Value()));
 }
 
 // evaluateScript(source, name): runs a classic script in the global scope
@@ -253,6 +263,7 @@ const HostFunction kHostFunctions[] = {
     {"refLoop", RefLoop},
     {"unrefLoop", UnrefLoop},
     {"postSchedulerToken", PostSchedulerToken},
+    {"cancelSchedulerToken", CancelSchedulerToken},
 };
 
 std::vector<std::span<const HostFunction>>& HostExtensions() {

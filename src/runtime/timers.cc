@@ -3,14 +3,13 @@
 #include <chrono>
 
 #include "base/check.h"
+#include "base/time.h"
 #include "runtime/runtime.h"
 
 namespace hostloop::runtime {
 namespace {
 
-loop::Duration Milliseconds(double ms) {
-  return std::chrono::duration_cast<loop::Duration>(std::chrono::duration<double, std::milli>(ms));
-}
+loop::Duration Milliseconds(double ms) { return base::DelayFromMilliseconds(ms); }
 
 // TimerQueue ids fit in 53 bits: exact as JS numbers.
 double ToHandle(loop::EventLoop::TimerId id) { return static_cast<double>(id); }

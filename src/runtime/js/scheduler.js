@@ -133,7 +133,9 @@ function scheduleTask(callback, options, resolve, reject) {
     reject(signal.reason);
     return;
   }
-  const task = { callback, resolve, reject, priority, signal, followsSignal, queued: false, done: false, abort: undefined };
+  const task = {
+    callback, resolve, reject, priority, signal, followsSignal, queued: false, done: false, abort: undefined, token: 0,
+  };
   if (signal !== undefined) {
     task.abort = () => {
       if (task.done) return;
@@ -142,6 +144,10 @@ function scheduleTask(callback, options, resolve, reject) {
         const queue = queues[priorityIndex(task.priority) * 2 + 1];
         const index = ReflectApply(ArrayPrototypeIndexOf, queue, [task]);
         if (index >= 0) ReflectApply(ArrayPrototypeSplice, queue, [index, 1]);
+      } else if (task.token !== 0) {
+        // Still in its delay: its token leaves the lane, and with it what
+        // kept the runtime alive for the rest of the delay (J3).
+        host.cancelSchedulerToken(task.token);
       }
       reject(signal.reason);
     };
@@ -149,7 +155,7 @@ function scheduleTask(callback, options, resolve, reject) {
   }
   if (delay > 0) {
     // The delayed token itself makes the task due; no second token.
-    host.postSchedulerToken(delay, task);
+    task.token = host.postSchedulerToken(delay, task);
   } else {
     enqueue(task);
     host.postSchedulerToken(0);
