@@ -23,6 +23,7 @@ const MapSet = uncurryThis(Map.prototype.set);
 const MapDelete = uncurryThis(Map.prototype.delete);
 const ArrayPrototypeSlice = uncurryThis(Array.prototype.slice);
 const StringCtor = String;
+const MathTrunc = Math.trunc;
 const kNoArgs = Object.freeze([]);
 
 // A timer's id is the id of its ordered-lane entry (a positive integer below
@@ -164,7 +165,8 @@ let runningRepeat = false;
 // WebIDL `long` would wrap ids above 2^31; hostloop's ids are up to 2^53, so
 // the argument is taken as a number (what every caller passes back).
 function clearTimer(value) {
-  const id = +value;
+  // WebIDL `long` truncates (clearTimeout(id + 0.5) clears id).
+  const id = MathTrunc(+value);
   if (!(id > 0)) return;
   let slot = slotOf(id);
   let entry = slot < capacity ? slotEntry[slot] : 0;
@@ -257,7 +259,8 @@ for (const [name, fn] of [['setTimeout', setTimeout], ['setInterval', setInterva
 
 internals.setUnrefTimeout = function setUnrefTimeout(callback, ms) {
   // Used by AbortSignal.timeout: a timer that never keeps the runtime alive.
+  // Not in the map of timer ids (DOM: clearTimeout cannot reach it): its
+  // record's id is negative, which no clearTimeout argument matches.
   const entry = host.timerStart(ms, true);
-  store(entry, entry, callback, kNoArgs, ms, 1, false);
-  return entry;
+  store(entry, -entry, callback, kNoArgs, ms, 1, false);
 };
