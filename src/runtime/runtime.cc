@@ -80,6 +80,7 @@ base::Result<void> Runtime::Initialize() {
   // The host, not V8, decides when microtasks run: after every entry (L5).
   isolate_->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
   isolate_->SetPromiseRejectCallback(RejectionTracker::OnPromiseReject);
+  isolate_->AddMessageListenerWithErrorLevel(OnUncaughtMessage, v8::Isolate::kMessageError);
   ModuleLoader::InstallCallbacks(isolate_);
 
   modules_ = std::make_unique<ModuleLoader>(this);
@@ -335,6 +336,12 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
   v8::Local<v8::Value> location = v8::Undefined(isolate_);
   if (!message.IsEmpty()) location = MessageLocation(context, message);
   CallReporter(report, exception, location, message);
+}
+
+void Runtime::OnUncaughtMessage(v8::Local<v8::Message> message, v8::Local<v8::Value> error) {
+  // Without a listener V8 prints these itself, on stdout, and goes on.
+  Runtime* runtime = From(message->GetIsolate());
+  if (runtime != nullptr) runtime->ReportException(error, message);
 }
 
 void Runtime::ReportExceptionAt(v8::Local<v8::Value> exception, const std::string& message,

@@ -204,6 +204,10 @@ class Runtime {
   double time_origin_ms() const { return time_origin_ms_; }
 
  private:
+  // V8's message listener: an exception V8 caught itself and reports (a
+  // FinalizationRegistry cleanup callback that threw) goes through
+  // ReportException like any other uncaught error (J4).
+  static void OnUncaughtMessage(v8::Local<v8::Message> message, v8::Local<v8::Value> error);
   static constexpr uint32_t kIsolateSlot = 0;
 
   Runtime(loop::Looper* looper, RuntimeOptions options);
