@@ -67,13 +67,22 @@ void RejectionTracker::HandlerAdded(v8::Local<v8::Promise> promise) {
   });
 }
 
-bool RejectionTracker::ProcessPending() {
-  if (pending_.empty()) return false;
+void RejectionTracker::ProcessPending() {
+  if (pending_at_.empty()) {
+    pending_.clear();  // all handled before the checkpoint ended
+    return;
+  }
+  auto batch = std::make_shared<std::vector<Pending>>(std::move(pending_));
+  pending_.clear();
+  pending_at_.clear();
+  runtime_->event_loop().PostOrdered(
+      [runtime = runtime_, batch] { runtime->rejections().Notify(*batch); });
+}
+
+void RejectionTracker::Notify(std::vector<Pending>& batch) {
+  if (runtime_->stopping()) return;
   v8::Isolate* isolate = runtime_->isolate();
   v8::HandleScope scope(isolate);
-  std::vector<Pending> batch;
-  batch.swap(pending_);
-  pending_at_.clear();
   if (reported_.size() >= sweep_at_) {
     // Forget reported promises that were collected meanwhile.
     std::erase_if(reported_, [](const auto& item) { return item.second.promise.IsEmpty(); });
@@ -83,10 +92,12 @@ bool RejectionTracker::ProcessPending() {
   bool have_dispatch = runtime_->InternalFunction("dispatchUnhandledRejection").ToLocal(&dispatch);
   for (Pending& entry : batch) {
     if (runtime_->stopping()) break;
-    if (entry.promise.IsEmpty()) continue;  // handled meanwhile
+    if (entry.promise.IsEmpty()) continue;  // handled before the checkpoint ended
     v8::HandleScope entry_scope(isolate);
     v8::Local<v8::Promise> promise = entry.promise.Get(isolate);
     v8::Local<v8::Value> reason = entry.reason.Get(isolate);
+    // Handled since (HTML: "if p's [[PromiseIsHandled]] is true, continue").
+    if (promise->HasHandler()) continue;
     bool not_canceled = true;
     if (runtime_->options().unhandled_rejections != RejectionPolicy::kNone && have_dispatch) {
       v8::Local<v8::Value> argv[] = {promise, reason};
@@ -111,7 +122,6 @@ bool RejectionTracker::ProcessPending() {
     }
     Report(promise, reason);
   }
-  return true;
 }
 
 void RejectionTracker::Report(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason) {

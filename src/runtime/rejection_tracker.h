@@ -22,11 +22,13 @@ class RejectionTracker {
 
   static void OnPromiseReject(v8::PromiseRejectMessage message);
 
-  // After a microtask checkpoint: dispatches `unhandledrejection` for each
-  // rejection still unhandled and applies the policy to the uncanceled ones.
-  // Returns whether it ran any JS (so another checkpoint is due).
-  bool ProcessPending();
-  bool has_pending() const { return !pending_at_.empty(); }
+  // At the end of a microtask checkpoint (HTML "notify about rejected
+  // promises"): the rejections still unhandled go to a task of their own,
+  // which dispatches `unhandledrejection` for each one not handled by then
+  // and applies the policy to the uncanceled ones. A task, not more work in
+  // this checkpoint: a listener that rejects another promise must not keep
+  // the loop from its timers (L4).
+  void ProcessPending();
 
  private:
   struct Pending {
@@ -36,6 +38,8 @@ class RejectionTracker {
   void Add(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason);
   void HandlerAdded(v8::Local<v8::Promise> promise);
   void Report(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason);
+  // The task ProcessPending posts.
+  void Notify(std::vector<Pending>& batch);
 
   Runtime* const runtime_;
   // Rejected without a handler, not yet reported, in rejection order; and

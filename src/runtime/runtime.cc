@@ -514,9 +514,8 @@ void Runtime::Checkpoint() {
   if (stopping_ || in_checkpoint_) return;
   in_checkpoint_ = true;
   v8::HandleScope scope(isolate_);
-  do {
-    isolate_->PerformMicrotaskCheckpoint();
-  } while (!stopping_ && rejections_->ProcessPending());
+  isolate_->PerformMicrotaskCheckpoint();
+  if (!stopping_) rejections_->ProcessPending();
   // Timers cleared during the task leave the queue before the loop decides
   // how long it may sleep (js/timers.js).
   timers_->FlushCancels();
