@@ -122,6 +122,9 @@ void PrintUncaught(const FunctionCallbackInfo<Value>& info) {
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
   Runtime* runtime = RuntimeOf(info);
+  // printUncaught(error, location, true): print now, apply the policy later
+  // (applyUncaughtPolicy, or the next printUncaught).
+  const bool apply_policy = !(info.Length() > 2 && info[2]->IsTrue());
   if (info.Length() > 1 && info[1]->IsArray()) {
     Local<v8::Array> parts = info[1].As<v8::Array>();
     Local<Value> values[4];
@@ -133,11 +136,18 @@ void PrintUncaught(const FunctionCallbackInfo<Value>& info) {
       location.filename = values[1]->IsString() ? StdString(isolate, values[1]) : "";
       location.lineno = values[2]->Int32Value(context).FromMaybe(0);
       location.colno = values[3]->Int32Value(context).FromMaybe(0);
-      runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error), &location);
+      runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error), &location,
+                             apply_policy);
       return;
     }
   }
-  runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error));
+  runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error), nullptr, apply_policy);
+}
+
+// applyUncaughtPolicy(): --uncaught-errors for an error printed earlier with
+// its policy deferred.
+void ApplyUncaughtPolicy(const FunctionCallbackInfo<Value>& info) {
+  RuntimeOf(info)->ApplyUncaughtPolicy();
 }
 
 // errorLocation(error) -> [message, filename, lineno, colno]
@@ -254,6 +264,7 @@ const HostFunction kHostFunctions[] = {
     {"getOwnNonIndexProperties", GetOwnNonIndexProperties},
     {"previewEntries", PreviewEntries},
     {"printUncaught", PrintUncaught},
+    {"applyUncaughtPolicy", ApplyUncaughtPolicy},
     {"errorLocation", GetErrorLocation},
     {"enqueueMicrotask", EnqueueMicrotask},
     {"timerStart", TimerStart},

@@ -385,9 +385,13 @@ ErrorLocation ErrorLocation::Of(v8::Local<v8::Context> context, v8::Local<v8::Me
 }
 
 void Runtime::PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
-                            const ErrorLocation* location) {
+                            const ErrorLocation* location, bool apply_policy) {
   HandleUnhandled(exception, message, "Uncaught",
-                  options_.uncaught_errors == UncaughtErrorPolicy::kThrow, location);
+                  apply_policy && options_.uncaught_errors == UncaughtErrorPolicy::kThrow, location);
+}
+
+void Runtime::ApplyUncaughtPolicy() {
+  if (options_.uncaught_errors == UncaughtErrorPolicy::kThrow) Stop(kExitUncaught);
 }
 
 void Runtime::HandleUnhandled(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,

@@ -8,15 +8,19 @@ const PromiseRejectionEvent = global.PromiseRejectionEvent;
 const TypeError = global.TypeError;
 
 // True while an `error` event is being dispatched: an exception thrown by an
-// error listener is printed, not dispatched again (no recursion).
+// error listener is printed, not dispatched again (no recursion), and the
+// --uncaught-errors policy waits until the error being reported is printed
+// too (stopping at once lost its text).
 let reporting = false;
+let listenerFailed = false;
 
 // https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception
 // `location` is [message, filename, lineno, colno] from the V8 message, when
 // the C++ side has one.
 internals.reportException = function reportException(error, location) {
   if (reporting) {
-    host.printUncaught(error);
+    host.printUncaught(error, undefined, true);
+    listenerFailed = true;
     return;
   }
   location = location || host.errorLocation(error);
@@ -29,12 +33,18 @@ internals.reportException = function reportException(error, location) {
   internals.markTrusted(event);
   let notCanceled;
   reporting = true;
+  listenerFailed = false;
   try {
     notCanceled = internals.dispatchEvent(global, event);
   } finally {
     reporting = false;
   }
-  if (notCanceled) host.printUncaught(error, location);
+  if (notCanceled) {
+    host.printUncaught(error, location);
+  } else if (listenerFailed) {
+    host.applyUncaughtPolicy();
+  }
+  listenerFailed = false;
 };
 
 // https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror
