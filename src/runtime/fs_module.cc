@@ -165,7 +165,10 @@ FsResult MkdirJob(const std::string& path, bool recursive) {
     if (::mkdir(path.c_str(), 0777) < 0) return std::move(result.Fail("mkdir", errno, path));
     return result;
   }
-  // Each missing component in turn; existing directories are fine.
+  // Each missing component in turn; existing directories are fine. (As
+  // node: an empty path is ENOENT, a file in the way is ENOTDIR, and a
+  // file at the path itself is EEXIST.)
+  if (path.empty()) return std::move(result.Fail("mkdir", ENOENT, path));
   std::string prefix;
   std::size_t start = 0;
   while (start <= path.size()) {
@@ -181,7 +184,8 @@ FsResult MkdirJob(const std::string& path, bool recursive) {
     int error = errno;
     struct stat info;
     if (error == EEXIST && ::stat(prefix.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) continue;
-    return std::move(result.Fail("mkdir", error == EEXIST ? ENOTDIR : error, path));
+    const bool last = slash == path.size();  // ("file/" is ENOTDIR, as in node)
+    return std::move(result.Fail("mkdir", error == EEXIST && !last ? ENOTDIR : error, path));
   }
   return result;
 }

@@ -132,16 +132,24 @@ try {
     assert((await stat(at('mk-slashes/a/b'))).isDirectory, 'created');
   });
 
-  await test('mkdir recursive with a file in the way fails with ENOTDIR or EEXIST', async () => {
+  await test('mkdir recursive with a file in the way: EEXIST at the path itself, ENOTDIR below it (as node)', async () => {
     await mkdir(at('mk-file'));
     await writeFile(at('mk-file/plain'), 'a file');
-    for (const path of [at('mk-file/plain'), at('mk-file/plain/below'), at('mk-file/plain/below/deeper')]) {
+    for (const [path, code] of [[at('mk-file/plain'), 'EEXIST'], [at('mk-file/plain/'), 'ENOTDIR'],
+      [at('mk-file/plain/below'), 'ENOTDIR'], [at('mk-file/plain/below/deeper'), 'ENOTDIR']]) {
       const error = await assertRejects(mkdir(path, { recursive: true }), Error, undefined, path);
-      assert(['ENOTDIR', 'EEXIST'].includes(error.code), `${path}: code ${error.code}`);
+      assertEquals(error.code, code, `${path}: code`);
       assertEquals(error.syscall, 'mkdir', `${path}: syscall`);
       assertEquals(typeof error.errno, 'number', `${path}: errno`);
     }
     assertEquals(await readFile(at('mk-file/plain'), 'utf8'), 'a file', 'the file is untouched');
+  });
+
+  await test('mkdir of an empty path is ENOENT, recursive or not (as node)', async () => {
+    for (const recursive of [false, true]) {
+      const error = await assertRejects(mkdir('', { recursive }), Error, undefined, `recursive: ${recursive}`);
+      assertEquals(error.code, 'ENOENT', `recursive: ${recursive}`);
+    }
   });
 
   await test('rm removes a file, and with recursive a nested tree', async () => {
