@@ -244,23 +244,47 @@ FsResult RenameJob(const std::string& from, const std::string& to) {
 // ---- Home thread -------------------------------------------------------------------
 
 // "ENOENT: no such file or directory, open '/x'", with code/errno/syscall/path.
+// A path as the message of an error quotes it: cut after 4 KB (at a UTF-8
+// character boundary), so the message stays a string V8 can make (a path
+// near V8's longest string made the message too long, a fatal error).
+std::string QuotedPath(const std::string& path) {
+  constexpr std::size_t kMaxQuoted = 4096;
+  if (path.size() <= kMaxQuoted) return "'" + path + "'";
+  std::size_t end = kMaxQuoted;
+  while (end > 0 && (static_cast<unsigned char>(path[end]) & 0xC0) == 0x80) --end;
+  return "'" + path.substr(0, end) + "...' (" + std::to_string(path.size()) + " bytes)";
+}
+
+// The string, or undefined when V8 cannot make one that long.
+v8::Local<v8::Value> StringOrUndefined(v8::Isolate* isolate, const std::string& text) {
+  v8::Local<v8::String> string;
+  if (text.size() > static_cast<std::size_t>(v8::String::kMaxLength) ||
+      !v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal, static_cast<int>(text.size()))
+           .ToLocal(&string)) {
+    return v8::Undefined(isolate);
+  }
+  return string;
+}
+
 v8::Local<v8::Value> MakeFsError(v8::Isolate* isolate, const FsResult& result) {
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   const char* name = ::strerrorname_np(result.error);
   std::string code = name != nullptr ? name : "EUNKNOWN";
   std::string reason = std::strerror(result.error);
   if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(reason[0]));
-  std::string message = code + ": " + reason + ", " + result.syscall + " '" + result.path + "'";
-  if (!result.dest.empty()) message += " -> '" + result.dest + "'";
+  std::string message = code + ": " + reason + ", " + result.syscall + " " + QuotedPath(result.path);
+  if (!result.dest.empty()) message += " -> " + QuotedPath(result.dest);
   v8::Local<v8::Object> error = v8::Exception::Error(V8String(isolate, message)).As<v8::Object>();
   error->CreateDataProperty(context, V8Symbol(isolate, "code"), V8String(isolate, code)).FromMaybe(false);
   error->CreateDataProperty(context, V8Symbol(isolate, "errno"), v8::Integer::New(isolate, -result.error))
       .FromMaybe(false);
   error->CreateDataProperty(context, V8Symbol(isolate, "syscall"), V8String(isolate, result.syscall))
       .FromMaybe(false);
-  error->CreateDataProperty(context, V8Symbol(isolate, "path"), V8String(isolate, result.path)).FromMaybe(false);
+  error->CreateDataProperty(context, V8Symbol(isolate, "path"), StringOrUndefined(isolate, result.path))
+      .FromMaybe(false);
   if (!result.dest.empty()) {
-    error->CreateDataProperty(context, V8Symbol(isolate, "dest"), V8String(isolate, result.dest)).FromMaybe(false);
+    error->CreateDataProperty(context, V8Symbol(isolate, "dest"), StringOrUndefined(isolate, result.dest))
+        .FromMaybe(false);
   }
   return error;
 }

@@ -386,11 +386,20 @@ ErrorLocation ErrorLocation::Of(v8::Local<v8::Context> context, v8::Local<v8::Me
 
 void Runtime::PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
                             const ErrorLocation* location, bool apply_policy) {
+  if (!apply_policy) {
+    // An error listener's own error (HTML "error reporting mode"): to the
+    // console only, not on to a worker's parent.
+    PrintError(exception, message, "Uncaught", true, location);
+    return;
+  }
   HandleUnhandled(exception, message, "Uncaught",
-                  apply_policy && options_.uncaught_errors == UncaughtErrorPolicy::kThrow, location);
+                  options_.uncaught_errors == UncaughtErrorPolicy::kThrow, location);
 }
 
 void Runtime::ApplyUncaughtPolicy() {
+  // A worker's errors are its parent's business; only the one reported goes
+  // there, and the worker goes on.
+  if (options_.delegate != nullptr) return;
   if (options_.uncaught_errors == UncaughtErrorPolicy::kThrow) Stop(kExitUncaught);
 }
 

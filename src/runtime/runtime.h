@@ -136,7 +136,8 @@ class Runtime {
   // or go on). `location`, when given, is where the error happened (a
   // thrown non-Error value carries none of its own, and `message` may only
   // say where it was caught); else `message`'s.
-  // `apply_policy` false prints only (ApplyUncaughtPolicy comes later).
+  // `apply_policy` false prints only, to this runtime's stderr (an error
+  // listener's error; ApplyUncaughtPolicy comes later).
   void PrintUncaught(v8::Local<v8::Value> exception, v8::Local<v8::Message> message,
                      const ErrorLocation* location = nullptr, bool apply_policy = true);
   void ApplyUncaughtPolicy();
