@@ -268,7 +268,8 @@ void Runtime::MainSettled(bool ok) {
   if (options_.delegate != nullptr) options_.delegate->OnMainSettled(ok);
 }
 
-bool Runtime::RunClassicScript(const std::string& url) {
+bool Runtime::RunClassicScript(const std::string& url, bool* unreadable) {
+  if (unreadable != nullptr) *unreadable = false;
   v8::Local<v8::Context> context = this->context();
   base::Result<std::string> path = FileUrlToPath(url);
   if (!path.ok()) {
@@ -277,6 +278,7 @@ bool Runtime::RunClassicScript(const std::string& url) {
   }
   base::Result<std::string> text = base::ReadFileToString(path.value());
   if (!text.ok()) {
+    if (unreadable != nullptr) *unreadable = true;
     ThrowError(isolate_, "Cannot load script '" + path.value() + "': " + text.error().message);
     return false;
   }

@@ -403,18 +403,24 @@ Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
   return Runtime::From(info.GetIsolate());
 }
 
-void ThrowSyntaxErrorDOMException(v8::Isolate* isolate, const std::string& message) {
+// Throws a DOMException named `name` (a plain Error if DOMException is
+// gone from the global).
+void ThrowDOMException(v8::Isolate* isolate, const std::string& message, const char* name) {
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   v8::Local<v8::Value> constructor;
   v8::Local<v8::Value> error;
-  v8::Local<v8::Value> argv[] = {V8String(isolate, message), V8Symbol(isolate, "SyntaxError")};
+  v8::Local<v8::Value> argv[] = {V8String(isolate, message), V8Symbol(isolate, name)};
   if (context->Global()->Get(context, V8Symbol(isolate, "DOMException")).ToLocal(&constructor) &&
       constructor->IsFunction() &&
       constructor.As<v8::Function>()->NewInstance(context, 2, argv).ToLocal(&error)) {
     isolate->ThrowException(error);
   } else {
-    isolate->ThrowException(v8::Exception::SyntaxError(V8String(isolate, message)));
+    isolate->ThrowException(v8::Exception::Error(V8String(isolate, message)));
   }
+}
+
+void ThrowSyntaxErrorDOMException(v8::Isolate* isolate, const std::string& message) {
+  ThrowDOMException(isolate, message, "SyntaxError");
 }
 
 // workerCreate(workerObject, url, type, name) -> id
@@ -521,7 +527,22 @@ void ImportScripts(const v8::FunctionCallbackInfo<v8::Value>& info) {
     urls.push_back(resolved.value());
   }
   for (const std::string& url : urls) {
-    if (!runtime->RunClassicScript(url)) return;
+    bool unreadable = false;
+    std::string reason;
+    {
+      v8::TryCatch try_catch(isolate);
+      if (runtime->RunClassicScript(url, &unreadable)) continue;
+      if (!unreadable || try_catch.HasTerminated()) {
+        try_catch.ReThrow();
+        return;
+      }
+      reason = runtime::StdString(isolate, try_catch.Exception());
+      if (reason.rfind("Error: ", 0) == 0) reason.erase(0, 7);
+    }
+    // HTML: a script that cannot be fetched is a "NetworkError" DOMException
+    // (thrown once the TryCatch above is gone, or it would swallow it).
+    ThrowDOMException(isolate, "Failed to execute 'importScripts': " + reason, "NetworkError");
+    return;
   }
 }
 
