@@ -320,3 +320,23 @@ await test('J6 TaskController.signal is a TaskSignal with a priority attribute',
   assertEquals(controller.signal.priority, 'user-blocking');
   assertEquals(new TaskController().signal.priority, 'user-visible');
 });
+
+await test('J6 setPriority from inside the signal\'s own prioritychange throws NotAllowedError', () => {
+  // https://wicg.github.io/scheduling-apis/#tasksignal-signal-priority-change step 1
+  const controller = new TaskController();
+  const seen = [];
+  controller.signal.onprioritychange = () => {
+    try {
+      controller.setPriority('background');
+      seen.push('allowed');
+    } catch (error) {
+      seen.push(`${error.name} ${error instanceof DOMException}`);
+    }
+  };
+  controller.setPriority('user-blocking');
+  assertEquals(seen, ['NotAllowedError true'], 'one event, the nested call refused');
+  assertEquals(controller.signal.priority, 'user-blocking');
+  controller.setPriority('background');  // allowed again once the event is over
+  assertEquals(controller.signal.priority, 'background');
+  assertEquals(seen.length, 2, 'a second event');
+});

@@ -60,6 +60,10 @@ class TaskSignal extends global.AbortSignal {
 ObjectDefineProperty(TaskSignal.prototype, Symbol.toStringTag, { value: 'TaskSignal', configurable: true });
 internals.defineEventHandler(TaskSignal.prototype, 'prioritychange');
 
+// Signals whose prioritychange is being dispatched ("priority changing").
+const priorityChanging = new WeakSet();
+const DOMExceptionCtor = global.DOMException;
+
 class TaskController extends global.AbortController {
   constructor(init = undefined) {
     super();
@@ -79,8 +83,14 @@ class TaskController extends global.AbortController {
       throw new TypeError(`Failed to execute 'setPriority' on 'TaskController': The provided value '${priority}' is not a valid enum value of type TaskPriority.`);
     }
     const signal = this.signal;
+    // https://wicg.github.io/scheduling-apis/#tasksignal-signal-priority-change
+    // steps 1-3: not from inside this signal's own prioritychange.
+    if (priorityChanging.has(signal)) {
+      throw new DOMExceptionCtor("Failed to execute 'setPriority' on 'TaskController': The priority is already changing.", 'NotAllowedError');
+    }
     const previousPriority = signalPriority.get(signal);
     if (previousPriority === priority) return;
+    priorityChanging.add(signal);
     signalPriority.set(signal, priority);
     // Queued tasks that follow this signal move to the new priority.
     for (let q = 1; q < queues.length; q += 2) {
@@ -94,7 +104,11 @@ class TaskController extends global.AbortController {
         }
       }
     }
-    internals.fireEvent(signal, 'prioritychange', TaskPriorityChangeEvent, { previousPriority });
+    try {
+      internals.fireEvent(signal, 'prioritychange', TaskPriorityChangeEvent, { previousPriority });
+    } finally {
+      priorityChanging.delete(signal);
+    }
   }
 }
 ObjectDefineProperty(TaskController.prototype, Symbol.toStringTag, { value: 'TaskController', configurable: true });
