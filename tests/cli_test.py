@@ -393,9 +393,17 @@ CASES = [
     Case("large output is complete", ["-e",
          "for (let i = 0; i < 20000; i++) console.log('line', i); console.log('end')"],
          exit=0, stdout=[R(r"\Aline 0\nline 1\n"), R(r"^line 19999\nend\n\Z")]),
-    Case("a closed stdout does not kill the process", ["-e",
+    # Whoever read stdout is gone: the program stops with exit code 1 and a
+    # note on stderr (as node; a C program would die of SIGPIPE), not with a
+    # signal, and not running on forever with its output going nowhere.
+    Case("a closed stdout stops the program (exit 1), no signal", ["-e",
          "for (let i = 0; i < 2000; i++) console.log('x'.repeat(100)); console.error('done')"],
-         closed_stdout=True, exit=0, stderr_exact="done\n"),
+         closed_stdout=True, exit=1,
+         stderr_exact="hostloop: stdout was closed by its reader (EPIPE); stopping\n"),
+    Case("a closed stdout stops a program that would log forever", ["-e",
+         "setInterval(() => console.log('tick'), 1)"],
+         closed_stdout=True, exit=1, timeout=20,
+         stderr=["hostloop: stdout was closed by its reader (EPIPE); stopping"]),
 ]
 
 

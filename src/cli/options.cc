@@ -22,8 +22,8 @@ const char kUsage[] =
     "  -h, --help                      print this help\n"
     "  -v, --version                   print the hostloop and V8 versions\n"
     "\n"
-    "Exit codes: 0 success, 1 uncaught error or unhandled rejection, 2 usage error,\n"
-    "13 top-level await that can never settle.\n";
+    "Exit codes: 0 success, 1 uncaught error or unhandled rejection (or stdout closed\n"
+    "by its reader), 2 usage error, 13 top-level await that can never settle.\n";
 
 namespace {
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <utility>
@@ -28,15 +29,17 @@ namespace {
 // to end.
 constexpr std::size_t kStdoutFlushThreshold = 64 * 1024;
 
-void WriteAll(int fd, std::string_view data) {
+// Returns 0, or the errno that stopped the write (EPIPE: the reader is gone).
+int WriteAll(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return;  // EPIPE or a closed stream: the output has nowhere to go
+      return errno;
     }
     data.remove_prefix(static_cast<std::size_t>(n));
   }
+  return 0;
 }
 
 }  // namespace
@@ -555,9 +558,17 @@ void Runtime::Print(std::string_view text, int stream) {
 void Runtime::FlushOutput() {
   if (stdout_buffer_.empty()) return;
   if (output_hook_) output_hook_(true);
-  WriteAll(1, stdout_buffer_);
+  const int error = WriteAll(1, stdout_buffer_);
   stdout_buffer_.clear();
   if (output_hook_) output_hook_(false);
+  if (error == EPIPE && !stopping_) {
+    // Whoever read stdout is gone (`hostloop x.mjs | head -1`): the program
+    // stops, as SIGPIPE (ignored here) would stop a C program, instead of
+    // running on with its output going nowhere. Exit code 1, as node.
+    static std::atomic<bool> told{false};
+    if (!told.exchange(true)) WriteAll(2, "hostloop: stdout was closed by its reader (EPIPE); stopping\n");
+    Stop(kExitUncaught);
+  }
 }
 
 }  // namespace hostloop::runtime
