@@ -308,8 +308,22 @@ bool Looper::Step() {
   running_ = true;
   RunPass(PassMode::kStep);
   remote_->quit_.store(false, std::memory_order_relaxed);
+  // Also after a pass that a Quit() cut short (an uncaught JS error stops
+  // its runtime with one): without this, cross-thread posts found the
+  // waker disarmed and the foreign loop waited forever.
+  HandWaitToForeignLoop();
   running_ = false;
   return KeepsAlive();
+}
+
+void Looper::HandWaitToForeignLoop() {
+  // The backend fd must turn readable when the next deadline comes (at
+  // once if work is due now) or a post arrives from another thread. Arm
+  // first, then look: a post racing this is either taken here or signals.
+  remote_->waker_.set_sleep(EventfdWaker::Sleep::kEpoll);
+  remote_->waker_.Arm();
+  TakeInbox();
+  poller_.ArmDeadline(NextDeadline());
 }
 
 bool Looper::RunPass(PassMode mode) {
@@ -368,14 +382,7 @@ bool Looper::RunPass(PassMode mode) {
     return true;
   }
   PollAndDispatch(timeout);
-  if (mode == PassMode::kStep) {
-    // Hand the wait to the foreign loop: the backend fd must turn readable
-    // when the next deadline comes (or at once if work is due now).
-    remote_->waker_.Arm();
-    TakeInbox();
-    std::optional<TimePoint> next = NextDeadline();
-    poller_.ArmDeadline(next);
-  }
+  // (A Step() then hands the wait to the foreign loop: HandWaitToForeignLoop.)
   return true;
 }
 

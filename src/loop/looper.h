@@ -25,6 +25,9 @@
 //      flooded (L4) without a syscall per pass. A Looper that watches no fd
 //      and is not stepped by a foreign loop sleeps on the waker's futex
 //      instead (cheaper to wake: eventfd_waker.h), and skips the zero wait.
+//   After a Step()'s pass (also one a Quit() cut short), the waker is armed
+//   and the backend fd's timer set to the next deadline, so the foreign
+//   loop's poll wakes for due work and for posts from other threads.
 //
 // Every entry (ordered, internal, fd callback) is followed by the entry
 // observers, which the V8 layer uses for its microtask checkpoint (L5).
@@ -288,6 +291,9 @@ class Looper {
   void RunConsumers();                                     // phase 4
   std::optional<TimePoint> NextDeadline();                 // phase 5
   void PollAndDispatch(std::optional<Duration> timeout);   // phase 6
+  // After a Step(): arms the waker and the backend fd's deadline for the
+  // foreign loop's wait.
+  void HandWaitToForeignLoop();
   // Step 6 without fds: sleeps on the waker's futex until woken or timed out.
   void SleepOnFutex(std::optional<Duration> timeout);
   void DispatchFd(WatchId id, uint32_t events);

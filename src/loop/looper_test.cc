@@ -525,5 +525,26 @@ TEST(Looper, L10BackendFdIsReadableWhileWorkIsDue) {
   EXPECT_EQ(::poll(&fd, 1, 1000), 1);
 }
 
+TEST(Looper, L10CrossThreadPostWakesTheBackendFdAfterAQuitInsideStep) {
+  // A Quit() from an entry (an uncaught JS error stops its runtime with
+  // one) cuts the pass short; the foreign loop goes on stepping, and a post
+  // from another thread must still make the backend fd readable.
+  auto looper = MakeLooper();
+  looper->Ref();  // the application's own work keeps the loop alive
+  looper->Post([&] { looper->Quit(); });
+  EXPECT_TRUE(looper->Step());
+  EXPECT_EQ(looper->NextTimeoutMs(), -1);
+  bool ran = false;
+  std::thread poster([&] { looper->remote()->Post([&] { ran = true; }); });
+  poster.join();
+  // Generous bound: the post is already there, so the fd is readable now;
+  // a waker left disarmed never made it readable at all.
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  looper->Step();
+  EXPECT_TRUE(ran);
+  looper->Unref();
+}
+
 }  // namespace
 }  // namespace hostloop::loop
