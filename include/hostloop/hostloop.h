@@ -48,8 +48,11 @@ class Engine {
 };
 
 // A native module: builds the exports of `hostloop:NAME` for a runtime
-// (own enumerable properties become named exports). Call before creating
-// the runtimes that import it.
+// (own enumerable properties become named exports, a numeric key by its
+// string; the default export is the object, or its own `default` property
+// if it has one). A factory that returns an empty handle fails the import
+// with an Error (or with the exception it threw). Call before creating the
+// runtimes that import it.
 using ModuleFactory = std::function<v8::Local<v8::Object>(v8::Local<v8::Context> context)>;
 void DefineModule(const std::string& name, ModuleFactory factory);
 
@@ -59,6 +62,9 @@ void DefineModule(const std::string& name, ModuleFactory factory);
 using JsonFunction = std::function<std::string(const std::string& arguments_json)>;
 void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunction> functions);
 
+// All of a Runtime's methods are for its home thread, the thread that
+// created it (a call from another thread is a CHECK failure). Other threads
+// reach it through its Looper's remote().
 class Runtime {
  public:
   struct Options {
@@ -70,7 +76,8 @@ class Runtime {
   };
 
   // Creates a runtime on the calling thread, whose Looper is `looper`.
-  // Returns null with `error` set on failure.
+  // Returns null with `error` set on failure (also before
+  // Engine::Initialize).
   static std::unique_ptr<Runtime> Create(Looper* looper, const Options& options,
                                          std::string* error = nullptr);
   static std::unique_ptr<Runtime> Create(Looper* looper) { return Create(looper, Options{}); }

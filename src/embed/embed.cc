@@ -1,6 +1,7 @@
 // The embedding API (include/hostloop/hostloop.h) on top of the runtime.
 #include "hostloop/hostloop.h"
 
+#include "base/check.h"
 #include "runtime/file_url.h"
 #include "runtime/native_module.h"
 #include "runtime/realm.h"
@@ -70,6 +71,14 @@ void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunctio
 
 struct Runtime::Impl {
   std::unique_ptr<runtime::Runtime> runtime;
+
+  // The runtime, for a call on its home thread: a call from any other
+  // thread is a clear CHECK failure, not a data race inside V8.
+  runtime::Runtime& Home() const {
+    CHECK_MSG(runtime->looper()->IsHomeThread(),
+              "hostloop::Runtime used off its home thread (the thread that created it)");
+    return *runtime;
+  }
 };
 
 Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -78,6 +87,10 @@ Runtime::~Runtime() = default;
 
 std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
                                          std::string* error) {
+  if (v8host::V8Process::platform() == nullptr) {
+    if (error != nullptr) *error = "hostloop::Engine::Initialize() has not been called";
+    return nullptr;
+  }
   runtime::RuntimeOptions runtime_options;
   runtime_options.args = options.args;
   if (options.keep_running_after_errors) {
@@ -96,23 +109,23 @@ std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
 }
 
 bool Runtime::RunModule(const std::string& path) {
-  return impl_->runtime->StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(path)),
-                                         std::nullopt);
+  return impl_->Home().StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(path)),
+                                       std::nullopt);
 }
 
 bool Runtime::EvaluateModule(const std::string& code, const std::string& name) {
-  return impl_->runtime->StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(name)), code);
+  return impl_->Home().StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(name)), code);
 }
 
 int Runtime::exit_code() {
-  impl_->runtime->CheckUnsettledMain();
+  impl_->Home().CheckUnsettledMain();
   return impl_->runtime->exit_code();
 }
 
-bool Runtime::stopped() const { return impl_->runtime->stopping(); }
+bool Runtime::stopped() const { return impl_->Home().stopping(); }
 
-v8::Isolate* Runtime::isolate() const { return impl_->runtime->isolate(); }
+v8::Isolate* Runtime::isolate() const { return impl_->Home().isolate(); }
 
-v8::Local<v8::Context> Runtime::context() const { return impl_->runtime->context(); }
+v8::Local<v8::Context> Runtime::context() const { return impl_->Home().context(); }
 
 }  // namespace hostloop

@@ -187,6 +187,7 @@ void EventLoop::RunEntry(Entry& entry) {
       },
       "an internal-lane entry");
   ++entries_run_;
+  looper_->CountInternalEntry();
 }
 
 void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {

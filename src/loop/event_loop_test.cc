@@ -80,6 +80,20 @@ TEST(EventLoop, L5EntryHookRunsAfterEveryEntryOfEveryLane) {
   event_loop->Shutdown();
 }
 
+TEST(EventLoop, LooperStatsCountEntriesOfEachLane) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  for (int i = 0; i < 3; ++i) event_loop->PostInternal([] {});
+  event_loop->PostOrdered([] {});
+  looper->Post([] {});
+  looper->RunUntilIdle();
+  EXPECT_EQ(looper->stats().internal_entries, 3u);
+  EXPECT_EQ(looper->stats().ordered_entries, 2u);
+  event_loop->Shutdown();
+}
+
 TEST(EventLoop, L4InternalEntryThatRepostsItselfRunsOncePerPass) {
   base::FakeTickClock clock;
   auto looper = MakeLooper(&clock);

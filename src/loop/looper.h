@@ -265,6 +265,8 @@ class Looper {
   const base::TickClock* clock() const { return clock_; }
   bool IsHomeThread() const { return Current() == this; }
   bool quit_requested() const { return remote_->quit_.load(std::memory_order_relaxed); }
+  // Home thread: a source ran one of its entries (LooperStats::internal_entries).
+  void CountInternalEntry() { ++stats_.internal_entries; }
   // Home thread. Statistics for --trace-loop; lag tracing reads the clock
   // once per ordered entry, so it is off unless asked for.
   const LooperStats& stats();

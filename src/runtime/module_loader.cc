@@ -302,6 +302,18 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
   }
 }
 
+namespace {
+
+// The own enumerable string-keyed property names of a native module's
+// exports object, numbers as strings.
+v8::MaybeLocal<v8::Array> ExportNames(v8::Local<v8::Context> context, v8::Local<v8::Object> exports) {
+  return exports->GetOwnPropertyNames(
+      context, static_cast<v8::PropertyFilter>(v8::ONLY_ENUMERABLE | v8::SKIP_SYMBOLS),
+      v8::KeyConversionMode::kConvertToString);
+}
+
+}  // namespace
+
 v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,
                                                         const ImportSite* site,
                                                         v8::Local<v8::Value>* synthetic_value) {
@@ -315,12 +327,33 @@ v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,
     return {};
   }
   v8::Local<v8::Object> exports;
-  if (!it->second(context).ToLocal(&exports)) return {};
-  v8::Local<v8::Array> keys = exports->GetOwnPropertyNames(context).ToLocalChecked();
-  std::vector<v8::Local<v8::String>> names = {V8Symbol(isolate, "default")};
-  for (uint32_t i = 0; i < keys->Length(); ++i) {
-    names.push_back(keys->Get(context, i).ToLocalChecked().As<v8::String>());
+  {
+    v8::TryCatch try_catch(isolate);
+    if (!it->second(context).ToLocal(&exports) && (try_catch.HasCaught() || try_catch.HasTerminated())) {
+      try_catch.ReThrow();
+      return {};
+    }
   }
+  if (exports.IsEmpty()) {
+    // A factory that returned nothing without throwing: an error all the
+    // same (an import with no exception to reject with crashed).
+    isolate->ThrowException(v8::Exception::Error(
+        V8String(isolate, "The module factory of '" + url + "' returned no exports object")));
+    return {};
+  }
+  v8::Local<v8::Array> keys;
+  if (!ExportNames(context, exports).ToLocal(&keys)) return {};
+  // Every own enumerable string key is a named export (a number is named by
+  // its string, "0"); `default` is the object itself unless it has an own
+  // `default` (a name may be exported only once).
+  std::vector<v8::Local<v8::String>> names;
+  bool has_default = false;
+  for (uint32_t i = 0; i < keys->Length(); ++i) {
+    v8::Local<v8::String> name = keys->Get(context, i).ToLocalChecked().As<v8::String>();
+    has_default |= name->StringEquals(V8Symbol(isolate, "default"));
+    names.push_back(name);
+  }
+  if (!has_default) names.push_back(V8Symbol(isolate, "default"));
   v8::Local<v8::Module> module = v8::Module::CreateSyntheticModule(
       isolate, V8String(isolate, url), names, EvaluateSyntheticModule);
   *synthetic_value = exports;
@@ -341,11 +374,16 @@ v8::MaybeLocal<v8::Value> ModuleLoader::EvaluateSyntheticModule(v8::Local<v8::Co
   } else {
     v8::Local<v8::Object> exports = value.As<v8::Object>();
     module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), exports).FromMaybe(false);
-    v8::Local<v8::Array> keys = exports->GetOwnPropertyNames(context).ToLocalChecked();
+    v8::Local<v8::Array> keys;
+    if (!ExportNames(context, exports).ToLocal(&keys)) return {};
     for (uint32_t i = 0; i < keys->Length(); ++i) {
       v8::Local<v8::String> key = keys->Get(context, i).ToLocalChecked().As<v8::String>();
-      module->SetSyntheticModuleExport(isolate, key, exports->Get(context, key).ToLocalChecked())
-          .FromMaybe(false);
+      v8::Local<v8::Value> export_value;
+      // Only names CompileBuiltin declared (an exports object that changed
+      // since has the rest ignored); a throwing getter fails the import.
+      if (!exports->Get(context, key).ToLocal(&export_value)) return {};
+      v8::TryCatch undeclared(isolate);  // a key added after the import was compiled
+      module->SetSyntheticModuleExport(isolate, key, export_value).FromMaybe(false);
     }
   }
   // With top-level await, module evaluation yields a promise.

@@ -1,0 +1,88 @@
+// The embedding API (include/hostloop/hostloop.h) as an application uses it.
+#include <gtest/gtest.h>
+
+#include <v8.h>
+
+#include <memory>
+#include <string>
+
+#include "hostloop/hostloop.h"
+
+namespace {
+
+// Whether Runtime::Create before Engine::Initialize returned null with an
+// error (checked in main(), before the engine exists).
+bool g_create_before_initialize_refused = false;
+std::string g_create_before_initialize_error;
+
+// Runs `code` as the main module of a fresh runtime until the loop is idle;
+// returns the exit code.
+int RunProgram(const std::string& code, bool* started = nullptr) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  bool ok = runtime->EvaluateModule(code, "embed_test.mjs");
+  if (started != nullptr) *started = ok;
+  looper->Run();
+  return runtime->exit_code();
+}
+
+TEST(Embed, CreateBeforeEngineInitializeIsRefusedWithAnError) {
+  EXPECT_TRUE(g_create_before_initialize_refused);
+  EXPECT_NE(g_create_before_initialize_error.find("Engine::Initialize"), std::string::npos)
+      << g_create_before_initialize_error;
+}
+
+TEST(Embed, NativeModuleExportsNumericAndDefaultNames) {
+  // An own `default` is the default export; a numeric key is a named export
+  // by its string. (Both crashed: a duplicate "default", and a number cast
+  // to a string.)
+  bool started = false;
+  int code = RunProgram(
+      "import * as names from 'hostloop:embed_test_names';\n"
+      "import fallback from 'hostloop:embed_test_names';\n"
+      "const keys = Object.keys(names).sort().join(',');\n"
+      "if (keys !== '0,default,ok') throw new Error(`exports: ${keys}`);\n"
+      "if (names['0']() !== 0 || names.ok() !== 1) throw new Error('values');\n"
+      "if (fallback() !== 'the default') throw new Error('default export');\n",
+      &started);
+  EXPECT_TRUE(started);
+  EXPECT_EQ(code, 0);
+}
+
+TEST(Embed, ModuleFactoryThatReturnsNothingFailsTheImport) {
+  // Dynamic import: rejected with an Error (it crashed, rejecting with no value).
+  EXPECT_EQ(RunProgram("await import('hostloop:embed_test_empty').then(\n"
+                       "  () => { throw new Error('imported'); },\n"
+                       "  (error) => { if (!(error instanceof Error)) throw new Error('not an Error'); });\n"),
+            0);
+  // Static import: the module does not load, an error exit (it was 0).
+  bool started = true;
+  EXPECT_EQ(RunProgram("import 'hostloop:embed_test_empty';\n", &started), 1);
+  EXPECT_FALSE(started);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  {
+    auto looper = std::move(hostloop::Looper::Create()).value();
+    std::unique_ptr<hostloop::Runtime> runtime =
+        hostloop::Runtime::Create(looper.get(), {}, &g_create_before_initialize_error);
+    g_create_before_initialize_refused = runtime == nullptr;
+  }
+  hostloop::DefineJsonModule("embed_test_names", {
+      {"0", [](const std::string&) { return std::string("0"); }},
+      {"ok", [](const std::string&) { return std::string("1"); }},
+      {"default", [](const std::string&) { return std::string("\"the default\""); }},
+  });
+  hostloop::DefineModule("embed_test_empty", [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });
+  std::string error;
+  if (!hostloop::Engine::Initialize(argv[0], {}, &error)) {
+    std::fprintf(stderr, "Engine::Initialize: %s\n", error.c_str());
+    return 1;
+  }
+  int result = RUN_ALL_TESTS();
+  hostloop::Engine::Shutdown();
+  return result;
+}
