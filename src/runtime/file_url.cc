@@ -172,6 +172,12 @@ base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::stri
   return url;
 }
 
+std::string CurrentDirectoryUrl() {
+  std::string directory = AbsolutePath(".");
+  if (directory.empty() || directory.back() != '/') directory.push_back('/');
+  return PathToFileUrl(directory);
+}
+
 std::string AbsolutePath(std::string_view path) {
   std::string joined;
   if (!path.empty() && path[0] == '/') {

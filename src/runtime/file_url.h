@@ -25,5 +25,8 @@ base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::stri
 // Makes a path absolute against the current directory and removes "." and
 // ".." segments (lexically; symlinks are kept).
 std::string AbsolutePath(std::string_view path);
+// The file: URL of the current directory, ending in one "/" (the base for
+// code with no file of its own: a string timer handler, the REPL).
+std::string CurrentDirectoryUrl();
 
 }  // namespace hostloop::runtime

@@ -459,7 +459,7 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
   v8::Local<v8::Promise::Resolver> resolver;
   if (!v8::Promise::Resolver::New(context).ToLocal(&resolver)) return {};
   std::string referrer = resource_name->IsString() ? StdString(isolate, resource_name) : "";
-  if (referrer.rfind("file://", 0) != 0) referrer = PathToFileUrl(AbsolutePath(".") + "/");
+  if (referrer.rfind("file://", 0) != 0) referrer = CurrentDirectoryUrl();
   std::string spec = StdString(isolate, specifier);
   std::string unsupported;
   bool json = AssertedJson(context, import_assertions, 2, &unsupported);

@@ -446,7 +446,7 @@ void WorkerCreate(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
   if (!has_scheme && !url.empty() && url[0] != '/' && url[0] != '.') specifier = "./" + url;
   std::string base = runtime->base_url().empty()
-                         ? runtime::PathToFileUrl(runtime::AbsolutePath(".") + "/")
+                         ? runtime::CurrentDirectoryUrl()
                          : runtime->base_url();
   base::Result<std::string> resolved = runtime::ResolveSpecifier(specifier, base);
   if (!resolved.ok() || resolved.value().rfind("file://", 0) != 0) {
