@@ -98,21 +98,49 @@ class TextDecoder {
   }
 }
 
+// https://encoding.spec.whatwg.org/#shared-utf-16-decoder (little-endian):
+// a surrogate pair is one code point, a lone surrogate is an error (U+FFFD,
+// or a TypeError when fatal). While streaming, an odd last byte and a lead
+// surrogate at the end wait for the next chunk. Returns [text, bytes used].
 function decodeUtf16le(bytes, fatal, stream) {
-  const usable = stream ? bytes.length & ~1 : bytes.length;
+  const invalid = () => {
+    if (fatal) throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The encoded data was not valid.");
+    return '\uFFFD';
+  };
+  const pairs = bytes.length & ~1;
   let out = '';
   let i = 0;
-  for (; i + 1 < usable; i += 2) {
+  while (i < pairs) {
     const unit = bytes[i] | (bytes[i + 1] << 8);
-    out += StringFromCharCode(unit);
+    if (unit < 0xD800 || unit > 0xDFFF) {
+      out += StringFromCharCode(unit);
+      i += 2;
+      continue;
+    }
+    if (unit >= 0xDC00) {  // a trail surrogate with no lead
+      out += invalid();
+      i += 2;
+      continue;
+    }
+    // A lead surrogate: its trail is the next unit.
+    if (i + 3 >= bytes.length) {
+      if (stream) break;  // wait for the rest
+      out += invalid();
+      i += 2;
+      continue;
+    }
+    const next = bytes[i + 2] | (bytes[i + 3] << 8);
+    if (next >= 0xDC00 && next <= 0xDFFF) {
+      out += StringFromCharCode(unit, next);
+      i += 4;
+    } else {
+      out += invalid();  // the next unit is decoded on its own
+      i += 2;
+    }
   }
   if (!stream && i < bytes.length) {
-    if (fatal) throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The encoded data was not valid.");
-    out += '\uFFFD';
+    out += invalid();  // an odd last byte
     i = bytes.length;
-  }
-  if (fatal && /[\uD800-\uDFFF]/.test(out) && !out.isWellFormed?.()) {
-    throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The encoded data was not valid.");
   }
   return [out, i];
 }
