@@ -6,7 +6,9 @@
 // console_streams.stdout exactly, and every line of console_streams.stderr
 // must appear in its stderr, in order. Both files are node 20's output for
 // this script (stack frame lines, which contain paths, removed from the
-// .stderr file):
+// .stderr file), except the asserts whose first argument is not a string:
+// hostloop follows the console spec there (node prints "[object Object]"
+// and throws on a symbol):
 //
 //   node tests/js/console_streams.mjs > tests/js/console_streams.stdout \
 //     2> >(grep -v '^ *at ' > tests/js/console_streams.stderr)
@@ -70,3 +72,6 @@ info('detached info');
 warn('detached warn');
 error('detached error');
 console.log('done');
+// A first argument that is not a string is printed as it is, after the
+// prefix (a symbol threw; console spec, assert).
+console.assert(false, Symbol('not a string'));

@@ -278,9 +278,18 @@ const console = {
     captureStackTrace(err, trace);
     write(STDERR, `${err.stack}`);
   },
+  // https://console.spec.whatwg.org/#assert: a string first argument gets
+  // the prefix; anything else is printed after it, as it is (a symbol or a
+  // null-prototype object threw when made a string).
   assert(expression, ...args) {
     if (!expression) {
-      args[0] = `Assertion failed${args.length === 0 ? '' : `: ${args[0]}`}`;
+      if (args.length === 0) {
+        args = ['Assertion failed'];
+      } else if (typeof args[0] === 'string') {
+        args[0] = `Assertion failed: ${args[0]}`;
+      } else {
+        args.unshift('Assertion failed:');
+      }
       writeError(args);
     }
   },
