@@ -367,9 +367,15 @@ void CreateMessageChannel(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   auto [a, b] = PortCore::CreatePair();
+  v8::Local<v8::Object> port1 = MessagePortHandle::NewPort(runtime, std::move(a), false);
+  v8::Local<v8::Object> port2 = MessagePortHandle::NewPort(runtime, std::move(b), false);
+  // Both ends live here now: neither is held strongly (a channel created
+  // and dropped in a loop is garbage at once).
+  MessagePortHandle::FromObject(isolate, port1)->UpdateLiveness();
+  MessagePortHandle::FromObject(isolate, port2)->UpdateLiveness();
   v8::Local<v8::Array> ports = v8::Array::New(isolate, 2);
-  ports->Set(context, 0, MessagePortHandle::NewPort(runtime, std::move(a))).FromMaybe(false);
-  ports->Set(context, 1, MessagePortHandle::NewPort(runtime, std::move(b))).FromMaybe(false);
+  ports->Set(context, 0, port1).FromMaybe(false);
+  ports->Set(context, 1, port2).FromMaybe(false);
   info.GetReturnValue().Set(ports);
 }
 
@@ -429,12 +435,18 @@ void StructuredClone(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 }  // namespace
 
+// What a port costs outside V8's heap (handle, core, queue, registry), told
+// to V8 so that it weighs unreferenced ports when deciding to collect.
+constexpr int64_t kPortExternalBytes = 1024;
+
 MessagePortHandle::MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core)
     : runtime_(runtime), core_(std::move(core)) {
   runtime_->port_handles().insert(this);
+  runtime_->isolate()->AdjustAmountOfExternalAllocatedMemory(kPortExternalBytes);
 }
 
 MessagePortHandle::~MessagePortHandle() {
+  runtime_->isolate()->AdjustAmountOfExternalAllocatedMemory(-kPortExternalBytes);
   runtime_->port_handles().erase(this);
   if (holds_runtime_) runtime_->event_loop().Unref();
   if (core_) {
@@ -455,7 +467,8 @@ v8::Local<v8::FunctionTemplate> MessagePortHandle::Template(Runtime* runtime) {
   return runtime->message_port_template().Get(runtime->isolate());
 }
 
-v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_ptr<PortCore> core) {
+v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_ptr<PortCore> core,
+                                                 bool settle) {
   v8::Isolate* isolate = runtime->isolate();
   v8::EscapableHandleScope scope(isolate);
   v8::Local<v8::Context> context = runtime->context();
@@ -483,7 +496,7 @@ v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_p
     v8::Local<v8::Value> argv[] = {object, partner};
     init->Call(context, v8::Undefined(isolate), 2, argv).FromMaybe(v8::Local<v8::Value>());
   }
-  handle->UpdateLiveness();
+  if (settle) handle->UpdateLiveness();
   return scope.Escape(object);
 }
 

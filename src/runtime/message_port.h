@@ -181,7 +181,11 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
 class MessagePortHandle final : public PortReceiver {
  public:
   // Creates the JS MessagePort of `runtime` for `core`.
-  static v8::Local<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core);
+  // `settle` false: the caller calls UpdateLiveness() once the partner is
+  // attached too (a MessageChannel's first port would otherwise see its
+  // partner "in transit" and be held strongly until told otherwise).
+  static v8::Local<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core,
+                                       bool settle = true);
   // The handle behind a JS MessagePort, or null for anything else.
   static MessagePortHandle* FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value);
   // MessagePort's FunctionTemplate (one per isolate, kept by the Runtime).
