@@ -199,13 +199,14 @@ void PortCore::DeliverOne(uint64_t attachment) {
   }
 }
 
-void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
-  ChangeOwner(receiver, std::move(loop));
+void PortCore::Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop, bool notify_peer) {
+  ChangeOwner(receiver, std::move(loop), notify_peer);
 }
 
 void PortCore::Detach() { ChangeOwner(nullptr, nullptr); }
 
-void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop) {
+void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop,
+                           bool notify_peer) {
   {
     base::MutexLock lock(mutex_);
     receiver_ = receiver;
@@ -229,7 +230,7 @@ void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLo
     // A transferred port arrives started only once its new owner starts it.
     enabled_ = false;
   }
-  NotifyPeer();
+  if (notify_peer) NotifyPeer();
 }
 
 bool PortCore::enabled() {
@@ -482,7 +483,8 @@ v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_p
   handle->wrapper_.Reset(isolate, object);
   handle->wrapper_.SetWeak(handle, OnCollected, v8::WeakCallbackType::kParameter);
   std::shared_ptr<loop::EventLoop> loop = runtime->event_loop().shared_from_this();
-  handle->core_->Attach(handle, loop);
+  // A new channel's ends are attached together: no news for each other.
+  handle->core_->Attach(handle, loop, /*notify_peer=*/settle);
   // A port arriving where its partner already lives (a transfer within the
   // runtime, or back from a worker) is tied to the partner's object as a
   // MessageChannel's two ports are.

@@ -85,7 +85,9 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   bool has_queued();
 
   // Owner's home thread: binds the core to `receiver` in `loop`'s runtime.
-  void Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop);
+  // `notify_peer` false: the peer is being attached in the same call (a new
+  // MessageChannel) and needs no news of this end.
+  void Attach(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop, bool notify_peer = true);
   // Owner's home thread: unbinds (transfer or GC). Queued messages stay.
   void Detach();
   // Owner's home thread: start(): enables the queue and schedules delivery.
@@ -109,7 +111,7 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void DrainBatch(uint64_t attachment);
   static constexpr std::size_t kDrainCount = 256;
   static constexpr loop::Duration kDrainTime = std::chrono::microseconds(500);
-  void ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop);
+  void ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop, bool notify_peer = true);
   // Tells the peer's owner (if any) that this end changed hands.
   void NotifyPeer();
   void PeerChanged(uint64_t attachment);
