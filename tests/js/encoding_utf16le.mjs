@@ -1,7 +1,7 @@
 // differential: node
 // timeout: 10
 //
-// TextDecoder('utf-16le') as the Encoding Standard's shared UTF-16 decoder:
+// TextDecoder (detached input at the end; mostly utf-16le) as the Encoding Standard's shared UTF-16 decoder:
 // a surrogate pair is one code point (fatal: true threw on every pair), a
 // lone surrogate becomes U+FFFD (it was passed through), and while
 // streaming a lead surrogate at the end of a chunk waits for its trail.
@@ -28,3 +28,12 @@ console.log('stream, lead at the end:', show(split.decode(bytes(0x3D, 0xD8), { s
 const rejoined = decoder();
 console.log('stream, pair across chunks:', show(rejoined.decode(bytes(0x3D, 0xD8, 0x00), { stream: true })),
   show(rejoined.decode(bytes(0xDE))));
+
+// A detached buffer, or a view on one, holds no bytes: "" (WebIDL "get a
+// copy of the bytes held by the buffer source"); making a view on it threw.
+const detached = new ArrayBuffer(8);
+const onDetached = new Uint8Array(detached, 2, 4);
+structuredClone(detached, { transfer: [detached] });
+for (const [label, input] of [['buffer', detached], ['view', onDetached]]) {
+  console.log(`detached ${label}:`, show(new TextDecoder().decode(input)), show(decoder().decode(input)));
+}

@@ -17,9 +17,16 @@ const kLabels = new Map([
   ['unicode', 'utf-16le'], ['unicodefeff', 'utf-16le'], ['utf-16', 'utf-16le'], ['utf-16le', 'utf-16le'],
 ]);
 
+// WebIDL "get a copy of the bytes held by the buffer source": a detached
+// buffer (or a view on one) holds no bytes, which decode as "" (making a
+// view on it threw).
 function bytesOf(input) {
-  if (ArrayBuffer.isView(input)) return new Uint8ArrayCtor(input.buffer, input.byteOffset, input.byteLength);
+  if (ArrayBuffer.isView(input)) {
+    if (input.byteLength === 0) return new Uint8ArrayCtor(0);
+    return new Uint8ArrayCtor(input.buffer, input.byteOffset, input.byteLength);
+  }
   if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
+    if (input.byteLength === 0) return new Uint8ArrayCtor(0);
     return new Uint8ArrayCtor(input);
   }
   throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.");
