@@ -1,10 +1,11 @@
 // differential: node
 // timeout: 10
 //
-// TextDecoder (detached input at the end; mostly utf-16le) as the Encoding Standard's shared UTF-16 decoder:
+// TextDecoder('utf-16le') as the Encoding Standard's shared UTF-16 decoder:
 // a surrogate pair is one code point (fatal: true threw on every pair), a
 // lone surrogate becomes U+FFFD (it was passed through), and while
 // streaming a lead surrogate at the end of a chunk waits for its trail.
+// At the end, decode of a detached buffer (any encoding) is "".
 // Run under node as well: the outputs must match.
 // https://encoding.spec.whatwg.org/#shared-utf-16-decoder
 
