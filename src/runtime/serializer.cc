@@ -10,17 +10,7 @@
 namespace hostloop::runtime {
 
 void ThrowDataCloneError(v8::Isolate* isolate, v8::Local<v8::String> message) {
-  v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  v8::Local<v8::Value> constructor;
-  v8::Local<v8::Value> error;
-  v8::Local<v8::Value> argv[] = {message, V8Symbol(isolate, "DataCloneError")};
-  if (context->Global()->Get(context, V8Symbol(isolate, "DOMException")).ToLocal(&constructor) &&
-      constructor->IsFunction() &&
-      constructor.As<v8::Function>()->NewInstance(context, 2, argv).ToLocal(&error)) {
-    isolate->ThrowException(error);
-    return;
-  }
-  isolate->ThrowException(v8::Exception::Error(message));
+  ThrowDOMException(isolate, message, "DataCloneError");
 }
 
 namespace {

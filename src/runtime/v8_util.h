@@ -52,6 +52,23 @@ inline void ThrowTypeError(v8::Isolate* isolate, std::string_view message) {
   isolate->ThrowException(v8::Exception::TypeError(V8String(isolate, message)));
 }
 
+// Throws a DOMException named `name` ("DataCloneError", "SyntaxError", ...)
+// through the realm's DOMException, or a plain Error if script removed it.
+inline void ThrowDOMException(v8::Isolate* isolate, v8::Local<v8::String> message,
+                              const char* name) {
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  v8::Local<v8::Value> constructor;
+  v8::Local<v8::Value> error;
+  v8::Local<v8::Value> argv[] = {message, V8Symbol(isolate, name)};
+  if (context->Global()->Get(context, V8Symbol(isolate, "DOMException")).ToLocal(&constructor) &&
+      constructor->IsFunction() &&
+      constructor.As<v8::Function>()->NewInstance(context, 2, argv).ToLocal(&error)) {
+    isolate->ThrowException(error);
+    return;
+  }
+  isolate->ThrowException(v8::Exception::Error(message));
+}
+
 inline void ThrowError(v8::Isolate* isolate, std::string_view message) {
   isolate->ThrowException(v8::Exception::Error(V8String(isolate, message)));
 }

@@ -403,24 +403,8 @@ Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
   return Runtime::From(info.GetIsolate());
 }
 
-// Throws a DOMException named `name` (a plain Error if DOMException is
-// gone from the global).
-void ThrowDOMException(v8::Isolate* isolate, const std::string& message, const char* name) {
-  v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  v8::Local<v8::Value> constructor;
-  v8::Local<v8::Value> error;
-  v8::Local<v8::Value> argv[] = {V8String(isolate, message), V8Symbol(isolate, name)};
-  if (context->Global()->Get(context, V8Symbol(isolate, "DOMException")).ToLocal(&constructor) &&
-      constructor->IsFunction() &&
-      constructor.As<v8::Function>()->NewInstance(context, 2, argv).ToLocal(&error)) {
-    isolate->ThrowException(error);
-  } else {
-    isolate->ThrowException(v8::Exception::Error(V8String(isolate, message)));
-  }
-}
-
 void ThrowSyntaxErrorDOMException(v8::Isolate* isolate, const std::string& message) {
-  ThrowDOMException(isolate, message, "SyntaxError");
+  runtime::ThrowDOMException(isolate, V8String(isolate, message), "SyntaxError");
 }
 
 // workerCreate(workerObject, url, type, name) -> id
@@ -541,7 +525,8 @@ void ImportScripts(const v8::FunctionCallbackInfo<v8::Value>& info) {
     }
     // HTML: a script that cannot be fetched is a "NetworkError" DOMException
     // (thrown once the TryCatch above is gone, or it would swallow it).
-    ThrowDOMException(isolate, "Failed to execute 'importScripts': " + reason, "NetworkError");
+    runtime::ThrowDOMException(isolate, V8String(isolate, "Failed to execute 'importScripts': " + reason),
+                               "NetworkError");
     return;
   }
 }
