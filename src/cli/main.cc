@@ -25,7 +25,7 @@ int Fail(const std::string& message, int code) {
 }
 
 // --trace-loop: what the loop did, on stderr at exit.
-void PrintLoopTrace(const loop::LooperStats& stats, uint64_t internal_entries) {
+void PrintLoopTrace(const loop::LooperStats& stats) {
   auto ms = [](loop::Duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
   double total = ms(stats.run_time);
   double idle = ms(stats.idle_time);
@@ -38,7 +38,7 @@ void PrintLoopTrace(const loop::LooperStats& stats, uint64_t internal_entries) {
                "  loop lag:          max %.3f ms, p99 <= %.3f ms, p50 <= %.3f ms (%llu ordered entries)\n",
                static_cast<unsigned long long>(stats.passes),
                static_cast<unsigned long long>(stats.ordered_entries),
-               static_cast<unsigned long long>(internal_entries),
+               static_cast<unsigned long long>(stats.internal_entries),
                static_cast<unsigned long long>(stats.fd_callbacks),
                static_cast<unsigned long long>(stats.kernel_wakeups), total, total - idle, idle,
                ms(stats.max_lag), ms(stats.LagPercentile(0.99)), ms(stats.LagPercentile(0.5)),
@@ -46,7 +46,8 @@ void PrintLoopTrace(const loop::LooperStats& stats, uint64_t internal_entries) {
 }
 
 int Main(int argc, char** argv) {
-  // A closed stdout must not kill the process mid-run; writes just fail.
+  // No death by SIGPIPE: a write to a stdout whose reader is gone fails with
+  // EPIPE, and the runtime stops with exit code 1 (Runtime::FlushOutput).
   ::signal(SIGPIPE, SIG_IGN);
   worker::RegisterWorkerBindings();
   base::Result<Options> parsed = ParseOptions(argc, argv);
@@ -113,7 +114,7 @@ int Main(int argc, char** argv) {
       looper.value()->Run();
       runtime->CheckUnsettledMain();
     }
-    if (options.trace_loop) PrintLoopTrace(looper.value()->stats(), runtime->event_loop().entries_run());
+    if (options.trace_loop) PrintLoopTrace(looper.value()->stats());
     exit_code = runtime->exit_code();
     runtime.reset();
   }

@@ -186,7 +186,6 @@ void EventLoop::RunEntry(Entry& entry) {
         entry.task.Reset();
       },
       "an internal-lane entry");
-  ++entries_run_;
   looper_->CountInternalEntry();
 }
 

@@ -113,7 +113,6 @@ class EventLoop final : public LoopSource,
     return shut_down_;
   }
   bool IsHomeThread() const { return looper_ != nullptr && looper_->IsHomeThread(); }
-  uint64_t entries_run() const { return entries_run_; }
 
   // LoopSource (called by the Looper).
   void RunDue(TimePoint now, const LaneBudget& budget) override;
@@ -176,7 +175,6 @@ class EventLoop final : public LoopSource,
   int64_t refs_ = 0;
   base::UniqueFunction<void()> hook_;
   std::vector<Entry> batch_;
-  uint64_t entries_run_ = 0;
 };
 
 }  // namespace hostloop::loop
