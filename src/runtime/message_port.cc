@@ -529,8 +529,9 @@ std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
 }
 
 void MessagePortHandle::UpdateLiveness() {
-  bool keep_alive = listening_ && core_ && core_->enabled() && !core_->closed() &&
-                    core_->PeerIsRemote();
+  // Entangled with a port owned by another runtime (or in transit).
+  const bool remote = core_ && !core_->closed() && core_->PeerIsRemote();
+  const bool keep_alive = remote && listening_ && core_->enabled();
   if (keep_alive != holds_runtime_) {
     holds_runtime_ = keep_alive;
     if (keep_alive) {
@@ -539,10 +540,9 @@ void MessagePortHandle::UpdateLiveness() {
       runtime_->event_loop().Unref();
     }
   }
-  const bool strong = core_ && !core_->closed() && core_->PeerIsRemote();
-  if (strong != held_strongly_ && !wrapper_.IsEmpty()) {
-    held_strongly_ = strong;
-    if (strong) {
+  if (remote != held_strongly_ && !wrapper_.IsEmpty()) {
+    held_strongly_ = remote;
+    if (remote) {
       wrapper_.ClearWeak();
     } else {
       wrapper_.SetWeak(this, OnCollected, v8::WeakCallbackType::kParameter);
