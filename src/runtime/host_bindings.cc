@@ -112,18 +112,17 @@ void PreviewEntries(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(result);
 }
 
-// printUncaught(error): the last step of "report an exception" when nobody
-// canceled the error event.
-// printUncaught(error[, [message, filename, lineno, colno]]): with the
-// location the error was reported with (where a thrown non-Error value came
-// from: V8 can only place it here, at this call).
+// printUncaught(error[, [message, filename, lineno, colno][, deferPolicy]]):
+// the last step of "report an exception" when nobody canceled the error
+// event, with the location the error was reported with (where a thrown
+// non-Error value came from: V8 could only place it here, at this call).
 void PrintUncaught(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
   Runtime* runtime = RuntimeOf(info);
-  // printUncaught(error, location, true): print now, apply the policy later
-  // (applyUncaughtPolicy, or the next printUncaught).
+  // deferPolicy true: print now, apply the policy later (applyUncaughtPolicy,
+  // or the next printUncaught).
   const bool apply_policy = !(info.Length() > 2 && info[2]->IsTrue());
   if (info.Length() > 1 && info[1]->IsArray()) {
     Local<v8::Array> parts = info[1].As<v8::Array>();

@@ -34,8 +34,6 @@ class Timers;
 enum class UncaughtErrorPolicy { kThrow, kWarn };
 enum class RejectionPolicy { kThrow, kWarn, kNone };
 
-// What embeds a runtime, when it is not the plain CLI: a worker thread.
-// Called on the runtime's home thread.
 // What an ErrorEvent reports about an error: its message ("Uncaught
 // Error: boom") and where it happened (columns 1-based, as HTML has them).
 struct ErrorLocation {
@@ -47,6 +45,8 @@ struct ErrorLocation {
   static ErrorLocation Of(v8::Local<v8::Context> context, v8::Local<v8::Message> message);
 };
 
+// What embeds a runtime, when it is not the plain CLI: a worker thread.
+// Called on the runtime's home thread.
 class RuntimeDelegate {
  public:
   virtual ~RuntimeDelegate() = default;
