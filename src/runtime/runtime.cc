@@ -271,8 +271,7 @@ void Runtime::MainSettled(bool ok) {
   if (options_.delegate != nullptr) options_.delegate->OnMainSettled(ok);
 }
 
-bool Runtime::RunClassicScript(const std::string& url, bool* unreadable) {
-  if (unreadable != nullptr) *unreadable = false;
+bool Runtime::RunClassicScript(const std::string& url) {
   v8::Local<v8::Context> context = this->context();
   base::Result<std::string> path = FileUrlToPath(url);
   if (!path.ok()) {
@@ -281,8 +280,9 @@ bool Runtime::RunClassicScript(const std::string& url, bool* unreadable) {
   }
   base::Result<std::string> text = base::ReadFileToString(path.value());
   if (!text.ok()) {
-    if (unreadable != nullptr) *unreadable = true;
-    ThrowError(isolate_, "Cannot load script '" + path.value() + "': " + text.error().message);
+    ThrowDOMException(isolate_,
+                      V8String(isolate_, "Cannot load script '" + path.value() + "': " + text.error().message),
+                      "NetworkError");
     return false;
   }
   v8::ScriptOrigin origin(isolate_, V8String(isolate_, url));

@@ -113,9 +113,9 @@ class Runtime {
   // The same for a classic script (a classic worker).
   bool StartClassicScript(const std::string& url);
   // Runs the classic script at `url` now (importScripts); an exception is
-  // left pending for the caller, and `*unreadable` (if given) says whether
-  // it was that the file could not be read.
-  bool RunClassicScript(const std::string& url, bool* unreadable = nullptr);
+  // left pending for the caller: a script that cannot be read is a
+  // "NetworkError" DOMException (HTML fetch failure).
+  bool RunClassicScript(const std::string& url);
   // The URL of the main script: what relative worker URLs resolve against.
   const std::string& base_url() const { return base_url_; }
 

@@ -511,23 +511,7 @@ void ImportScripts(const v8::FunctionCallbackInfo<v8::Value>& info) {
     urls.push_back(resolved.value());
   }
   for (const std::string& url : urls) {
-    bool unreadable = false;
-    std::string reason;
-    {
-      v8::TryCatch try_catch(isolate);
-      if (runtime->RunClassicScript(url, &unreadable)) continue;
-      if (!unreadable || try_catch.HasTerminated()) {
-        try_catch.ReThrow();
-        return;
-      }
-      reason = runtime::StdString(isolate, try_catch.Exception());
-      if (reason.rfind("Error: ", 0) == 0) reason.erase(0, 7);
-    }
-    // HTML: a script that cannot be fetched is a "NetworkError" DOMException
-    // (thrown once the TryCatch above is gone, or it would swallow it).
-    runtime::ThrowDOMException(isolate, V8String(isolate, "Failed to execute 'importScripts': " + reason),
-                               "NetworkError");
-    return;
+    if (!runtime->RunClassicScript(url)) return;
   }
 }
 
