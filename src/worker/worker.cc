@@ -96,10 +96,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     v8::Isolate* isolate = runtime_->isolate();
     v8::Local<v8::Context> context = runtime_->context();
     ErrorReport report;
-    report.message = location.message;
-    report.filename = location.filename;
-    report.lineno = location.lineno;
-    report.colno = location.colno;
+    static_cast<runtime::ErrorLocation&>(report) = location;
     if (error->IsObject()) {
       v8::Local<v8::Object> object = error.As<v8::Object>();
       auto read = [&](const char* key, std::string* out) {

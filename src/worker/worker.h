@@ -43,12 +43,9 @@ namespace hostloop::worker {
 // V8 is initialized (the CLI and the snapshot tool do).
 void RegisterWorkerBindings();
 
-// What a worker's uncaught error looks like to its parent.
-struct ErrorReport {
-  std::string message;   // ErrorEvent.message: "Uncaught Error: boom"
-  std::string filename;
-  int lineno = 0;
-  int colno = 0;
+// What a worker's uncaught error looks like to its parent: the ErrorEvent's
+// message ("Uncaught Error: boom") and location, and what rebuilds the error.
+struct ErrorReport : runtime::ErrorLocation {
   std::string name;          // the error's own name and message, to rebuild it
   std::string error_message;
   std::string stack;
