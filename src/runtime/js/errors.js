@@ -44,7 +44,6 @@ internals.reportException = function reportException(error, location) {
   } else if (listenerFailed) {
     host.applyUncaughtPolicy();
   }
-  listenerFailed = false;
 };
 
 // https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror

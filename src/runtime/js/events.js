@@ -16,7 +16,7 @@
 // Exported on `internals` (signatures at the end of the file):
 //   markTrusted, dispatchEvent, dispatchMessage, fireEvent, defineEventHandler, initEventTarget,
 //   isEventTarget, isEvent, isDOMException, isAbortSignal, hasEventListeners,
-//   createAbortSignal, createDependentAbortSignal, signalAbort,
+//   watchEventListeners, createAbortSignal, createDependentAbortSignal, signalAbort,
 //   addAbortAlgorithm, removeAbortAlgorithm.
 // Optional hooks read from `internals` at call time (others may set them):
 //   reportException(error)                  reports listener exceptions; without
