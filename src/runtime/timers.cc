@@ -9,8 +9,6 @@
 namespace hostloop::runtime {
 namespace {
 
-loop::Duration Milliseconds(double ms) { return base::DelayFromMilliseconds(ms); }
-
 // TimerQueue ids fit in 53 bits: exact as JS numbers.
 double ToHandle(loop::EventLoop::TimerId id) { return static_cast<double>(id); }
 
@@ -32,7 +30,7 @@ v8::Local<v8::Float64Array> Timers::CancelBuffer() {
 double Timers::Start(double timeout_ms, bool weak) {
   // A fresh clock reading: the timeout is measured from this call.
   loop::TimePoint now = runtime_->event_loop().looper()->Now();
-  return Arm(now + Milliseconds(timeout_ms < 0 ? 0 : timeout_ms), weak);
+  return Arm(now + base::DelayFromMilliseconds(timeout_ms), weak);
 }
 
 double Timers::Arm(loop::TimePoint due, bool weak) {
@@ -60,7 +58,7 @@ void Timers::FlushCancels() {
 double Timers::Rearm(double period_ms) {
   // Next phase point strictly after now; missed ticks are skipped.
   loop::TimePoint now = runtime_->event_loop().looper()->Now();
-  loop::Duration period = Milliseconds(period_ms);
+  loop::Duration period = base::DelayFromMilliseconds(period_ms);
   loop::TimePoint next = firing_due_ + period;
   if (next <= now) {
     if (period <= loop::Duration::zero()) {
