@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <optional>
 #include <vector>
 
 namespace hostloop::runtime {
@@ -25,6 +26,7 @@ bool NeedsEncoding(unsigned char c) {
     case '{':
     case '}':
     case '\\':
+    case '^':
       return true;
     default:
       return false;
@@ -67,9 +69,9 @@ std::string NormalizeSegments(std::string_view path) {
     if (end == std::string_view::npos) end = path.size();
     std::string_view segment = path.substr(start, end - start);
     bool last = end == path.size();
-    if (segment == "." || segment == "%2e" || segment == "%2E") {
+    if (segment == ".") {
       if (last) segments.emplace_back();
-    } else if (segment == ".." || segment == "%2e%2e" || segment == "%2E%2E") {
+    } else if (segment == "..") {
       if (!segments.empty()) segments.pop_back();
       if (last) segments.emplace_back();
     } else {
@@ -123,52 +125,225 @@ base::Result<std::string> FileUrlToPath(std::string_view url) {
   return path;
 }
 
+namespace {
+
+bool IsSlash(char c) { return c == '/' || c == '\\'; }
+
+bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// The WHATWG percent-encode sets a file: URL uses, beyond the C0 controls,
+// space and bytes above '~' that all three encode.
+bool InPathSet(unsigned char c) {
+  return c <= 0x20 || c > 0x7e || c == '"' || c == '#' || c == '<' || c == '>' || c == '?' ||
+         c == '`' || c == '{' || c == '}' || c == '^';
+}
+bool InSpecialQuerySet(unsigned char c) {
+  return c <= 0x20 || c > 0x7e || c == '"' || c == '#' || c == '<' || c == '>' || c == '\'';
+}
+bool InFragmentSet(unsigned char c) {
+  return c <= 0x20 || c > 0x7e || c == '"' || c == '<' || c == '>' || c == '`';
+}
+
+void AppendWithSet(std::string* out, std::string_view text, bool (*in_set)(unsigned char)) {
+  static const char kHex[] = "0123456789ABCDEF";
+  for (unsigned char c : text) {
+    if (in_set(c)) {
+      out->push_back('%');
+      out->push_back(kHex[c >> 4]);
+      out->push_back(kHex[c & 15]);
+    } else {
+      out->push_back(static_cast<char>(c));
+    }
+  }
+}
+
+bool IsSingleDot(std::string_view segment) {
+  return segment == "." || AsciiLower(segment) == "%2e";
+}
+bool IsDoubleDot(std::string_view segment) {
+  std::string lower = AsciiLower(segment);
+  return lower == ".." || lower == ".%2e" || lower == "%2e." || lower == "%2e%2e";
+}
+
+// The URL parser's first steps: leading and trailing C0 controls and spaces
+// go, and so does every tab and newline.
+std::string StripUrlInput(std::string_view input) {
+  std::size_t begin = 0;
+  std::size_t end = input.size();
+  while (begin < end && static_cast<unsigned char>(input[begin]) <= 0x20) ++begin;
+  while (end > begin && static_cast<unsigned char>(input[end - 1]) <= 0x20) --end;
+  std::string out;
+  for (char c : input.substr(begin, end - begin)) {
+    if (c != '\t' && c != '\n' && c != '\r') out.push_back(c);
+  }
+  return out;
+}
+
+// The parts of a file: URL hostloop made (no host).
+struct FileUrlParts {
+  std::vector<std::string> path;
+  std::optional<std::string> query;
+};
+
+std::optional<FileUrlParts> SplitFileUrl(std::string_view url) {
+  if (url.substr(0, kFileScheme.size()) != kFileScheme) return std::nullopt;
+  std::string_view rest = url.substr(kFileScheme.size());
+  if (rest.empty() || rest[0] != '/') return std::nullopt;  // a host
+  rest = rest.substr(0, rest.find('#'));
+  FileUrlParts parts;
+  std::size_t question = rest.find('?');
+  if (question != std::string_view::npos) parts.query = std::string(rest.substr(question + 1));
+  std::string_view path = rest.substr(0, question);
+  for (std::size_t start = 1; start <= path.size();) {
+    std::size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    parts.path.emplace_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+// The URL parser from its "file state" on (https://url.spec.whatwg.org/#file-state):
+// `input` is what follows "file:" (or a whole relative URL), `base` the
+// parsed base URL if it is a file: URL. Windows drive letters are not
+// special here.
+base::Result<std::string> ParseFileUrl(std::string_view input, const std::optional<FileUrlParts>& base) {
+  std::vector<std::string> path;
+  std::optional<std::string> query;
+  std::size_t i = 0;
+  const std::size_t n = input.size();
+  auto path_state = [&] {
+    // https://url.spec.whatwg.org/#path-state: segments end at a slash
+    // (either kind), '?', '#' or the end; the last one is always appended.
+    while (true) {
+      std::size_t end = i;
+      while (end < n && !IsSlash(input[end]) && input[end] != '?' && input[end] != '#') ++end;
+      std::string segment;
+      AppendWithSet(&segment, input.substr(i, end - i), InPathSet);
+      const bool slash = end < n && IsSlash(input[end]);
+      if (IsDoubleDot(segment)) {
+        if (!path.empty()) path.pop_back();
+        if (!slash) path.emplace_back();
+      } else if (IsSingleDot(segment)) {
+        if (!slash) path.emplace_back();
+      } else {
+        path.push_back(std::move(segment));
+      }
+      i = end;
+      if (!slash) return;
+      ++i;
+    }
+  };
+  if (i < n && IsSlash(input[i])) {
+    ++i;
+    if (i < n && IsSlash(input[i])) {
+      // File host state: "//host/...". localhost is no host.
+      ++i;
+      std::size_t end = i;
+      while (end < n && !IsSlash(input[end]) && input[end] != '?' && input[end] != '#') ++end;
+      std::string_view host = input.substr(i, end - i);
+      if (!host.empty() && AsciiLower(host) != "localhost") {
+        return base::Error{0, "file: URL with a remote host '" + std::string(host) + "'"};
+      }
+      i = end;
+      // Path start state: one slash is the path's own.
+      if (i < n && IsSlash(input[i])) ++i;
+    }
+    path_state();
+  } else if (base) {
+    path = base->path;
+    if (i == n) {
+      query = base->query;
+    } else if (input[i] == '#') {
+      query = base->query;
+    } else if (input[i] != '?') {
+      if (!path.empty()) path.pop_back();
+      path_state();
+    }
+  } else {
+    path_state();
+  }
+  if (i < n && input[i] == '?') {
+    std::size_t end = input.find('#', i + 1);
+    if (end == std::string_view::npos) end = n;
+    query.emplace();
+    AppendWithSet(&*query, input.substr(i + 1, end - i - 1), InSpecialQuerySet);
+    i = end;
+  }
+  std::string url(kFileScheme);
+  for (const std::string& segment : path) {
+    url.push_back('/');
+    url.append(segment);
+  }
+  if (query) {
+    url.push_back('?');
+    url.append(*query);
+  }
+  if (i < n && input[i] == '#') {
+    url.push_back('#');
+    AppendWithSet(&url, input.substr(i + 1), InFragmentSet);
+  }
+  return url;
+}
+
+}  // namespace
+
+base::Result<std::string> ParseUrl(std::string_view input, std::string_view base_url) {
+  const std::string stripped = StripUrlInput(input);
+  std::string_view text = stripped;
+  // A scheme: an ASCII letter, then letters, digits, '+', '-' or '.', then ':'.
+  std::size_t colon = 0;
+  if (!text.empty() && IsAsciiAlpha(text[0])) {
+    std::size_t j = 1;
+    while (j < text.size() && (IsAsciiAlpha(text[j]) || (text[j] >= '0' && text[j] <= '9') ||
+                               text[j] == '+' || text[j] == '-' || text[j] == '.')) {
+      ++j;
+    }
+    if (j < text.size() && text[j] == ':') colon = j;
+  }
+  if (colon > 0) {
+    const std::string scheme = AsciiLower(text.substr(0, colon));
+    if (scheme == "hostloop") return "hostloop:" + std::string(text.substr(colon + 1));
+    if (scheme != "file") {
+      return base::Error{0, "unsupported URL scheme '" + scheme + ":' (hostloop loads file: and hostloop: URLs)"};
+    }
+    return ParseFileUrl(text.substr(colon + 1), SplitFileUrl(base_url));
+  }
+  std::optional<FileUrlParts> base = SplitFileUrl(base_url);
+  if (!base) return base::Error{0, "cannot resolve '" + std::string(input) + "' against " + std::string(base_url)};
+  return ParseFileUrl(text, base);
+}
+
 base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::string_view base_url) {
   auto quoted = [&] { return "'" + std::string(specifier) + "'"; };
   if (specifier.empty()) return base::Error{0, "empty module specifier"};
-  if (specifier.substr(0, 9) == "hostloop:") return std::string(specifier);
-  if (specifier.substr(0, 5) == "file:") {
-    // file:///abs, file://localhost/abs and file:/abs all name an absolute path.
-    std::string_view rest = specifier.substr(5);
-    if (rest.substr(0, 11) == "//localhost") rest = rest.substr(11);
-    else if (rest.substr(0, 2) == "//") rest = rest.substr(2);
-    if (rest.empty() || rest[0] != '/') {
-      return base::Error{0, "unsupported file: URL " + quoted() + " (it must name an absolute path)"};
-    }
-    auto [path, suffix] = SplitSuffix(rest);
-    std::string url(kFileScheme);
-    AppendEncoded(&url, NormalizeSegments(path), /*keep_percent=*/true);
-    url.append(suffix);
-    return url;
-  }
-  bool relative = specifier[0] == '/' || specifier.substr(0, 2) == "./" ||
-                  specifier.substr(0, 3) == "../" || specifier == "." || specifier == "..";
-  if (!relative) {
-    std::size_t colon = specifier.find(':');
-    std::size_t slash = specifier.find('/');
-    if (colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash)) {
-      return base::Error{0, "unsupported URL scheme in module specifier " + quoted() +
-                                " (hostloop loads file: and hostloop: modules)"};
-    }
+  // HTML "resolve a module specifier": only these prefixes make a URL
+  // relative to the importing module; anything else must be an absolute URL.
+  const bool relative = specifier.substr(0, 1) == "/" || specifier.substr(0, 2) == "./" ||
+                        specifier.substr(0, 3) == "../";
+  if (relative) return ParseUrl(specifier, base_url);
+  const std::string stripped = StripUrlInput(specifier);
+  const std::size_t colon = stripped.find(':');
+  const std::size_t slash = stripped.find_first_of("/\\");
+  const bool has_scheme = colon != std::string::npos && colon > 0 && IsAsciiAlpha(stripped[0]) &&
+                          (slash == std::string::npos || colon < slash);
+  if (!has_scheme) {
     return base::Error{0, "bare module specifier " + quoted() +
                               " is not supported: use a relative path (./, ../), an absolute path "
                               "or a file: URL"};
   }
-  if (base_url.substr(0, kFileScheme.size()) != kFileScheme) {
-    return base::Error{0, "cannot resolve " + quoted() + " against " + std::string(base_url)};
+  base::Result<std::string> url = ParseUrl(specifier, base_url);
+  if (!url.ok()) {
+    return base::Error{0, url.error().message + " in module specifier " + quoted()};
   }
-  auto [spec_path, suffix] = SplitSuffix(specifier);
-  std::string joined;
-  if (spec_path[0] == '/') {
-    joined = std::string(spec_path);
-  } else {
-    std::string_view base_path = SplitSuffix(base_url.substr(kFileScheme.size())).first;
-    joined = std::string(base_path.substr(0, base_path.rfind('/') + 1));
-    joined.append(spec_path);
-  }
-  std::string url(kFileScheme);
-  AppendEncoded(&url, NormalizeSegments(joined), /*keep_percent=*/true);
-  url.append(suffix);
   return url;
 }
 

@@ -16,12 +16,18 @@ std::string PathToFileUrl(std::string_view path);
 // remote hosts and encoded slashes.
 base::Result<std::string> FileUrlToPath(std::string_view url);
 
-// Resolves an import specifier against the importing module's URL, like a
-// browser: "./x.mjs", "../x.mjs", "/abs/x.mjs", "file:///abs/x.mjs" and
-// "hostloop:name" resolve; bare specifiers ("lodash") and other schemes are
-// errors that say why.
+// Parses `input` as a URL against `base_url` with the WHATWG URL parser's
+// rules for the two schemes hostloop loads: file: (dot segments, '\\' as
+// '/', percent-encoding of path, query and fragment, localhost as no host;
+// Windows drive letters are not special) and hostloop: (kept as written).
+// Errors for other schemes and for file: URLs naming a remote host.
+base::Result<std::string> ParseUrl(std::string_view input, std::string_view base_url);
+// Resolves an import specifier against the importing module's URL as HTML
+// does (https://html.spec.whatwg.org/#resolve-a-module-specifier, without
+// import maps): "/", "./" and "../" prefixes are URLs relative to the
+// base, anything else must be an absolute file: or hostloop: URL; bare
+// specifiers ("lodash") and other schemes are errors that say why.
 base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::string_view base_url);
-
 // Makes a path absolute against the current directory and removes "." and
 // ".." segments (lexically; symlinks are kept).
 std::string AbsolutePath(std::string_view path);

@@ -8,6 +8,7 @@ namespace {
 TEST(FileUrl, PathsRoundTripThroughUrls) {
   EXPECT_EQ(PathToFileUrl("/tmp/a b.mjs"), "file:///tmp/a%20b.mjs");
   EXPECT_EQ(PathToFileUrl("/tmp/100%/x#y?.mjs"), "file:///tmp/100%25/x%23y%3F.mjs");
+  EXPECT_EQ(PathToFileUrl("/tmp/a^b\\c.mjs"), "file:///tmp/a%5Eb%5Cc.mjs");
   for (const char* path : {"/tmp/a b.mjs", "/tmp/100%/x#y?.mjs", "/tmp/é/ü.mjs"}) {
     EXPECT_EQ(FileUrlToPath(PathToFileUrl(path)).value(), path);
   }
@@ -30,6 +31,49 @@ TEST(FileUrl, ResolvesRelativeAbsoluteAndFileSpecifiers) {
   EXPECT_EQ(ResolveSpecifier("./f%20g.mjs", base).value(), "file:///app/src/f%20g.mjs");
   EXPECT_EQ(ResolveSpecifier("file:///other/./x/../y.mjs", base).value(), "file:///other/y.mjs");
   EXPECT_EQ(ResolveSpecifier("hostloop:fs", base).value(), "hostloop:fs");
+}
+
+// One module, one URL: spellings the WHATWG URL parser treats as the same
+// URL resolve to the same string (else one file became two module instances).
+TEST(FileUrl, ResolvesAsTheWhatwgUrlParserDoes) {
+  const char* base = "file:///app/src/main.mjs?v=2#frag";
+  // Percent-encoded dot segments, in any case.
+  EXPECT_EQ(ResolveSpecifier("./a/.%2e/b.mjs", base).value(), "file:///app/src/b.mjs");
+  EXPECT_EQ(ResolveSpecifier("./a/%2E./b.mjs", base).value(), "file:///app/src/b.mjs");
+  EXPECT_EQ(ResolveSpecifier("./%2e/b.mjs", base).value(), "file:///app/src/b.mjs");
+  EXPECT_EQ(ResolveSpecifier("./a/..", base).value(), "file:///app/src/");
+  EXPECT_EQ(ResolveSpecifier("./.", base).value(), "file:///app/src/");
+  // A backslash separates segments in a file: URL.
+  EXPECT_EQ(ResolveSpecifier("./a\\b.mjs", base).value(), "file:///app/src/a/b.mjs");
+  EXPECT_EQ(ResolveSpecifier("./a\\..\\c.mjs", base).value(), "file:///app/src/c.mjs");
+  // Tabs and newlines vanish; outer spaces go.
+  EXPECT_EQ(ResolveSpecifier("./x\t.m\njs ", base).value(), "file:///app/src/x.mjs");
+  // Query and fragment are percent-encoded with their own sets.
+  EXPECT_EQ(ResolveSpecifier("./q.mjs?a b'c\"#d e`'", base).value(),
+            "file:///app/src/q.mjs?a%20b%27c%22#d%20e%60'");
+  EXPECT_EQ(ResolveSpecifier("./x^{}.mjs", base).value(), "file:///app/src/x%5E%7B%7D.mjs");
+  EXPECT_EQ(ResolveSpecifier("./\xc3\xa9.mjs", base).value(), "file:///app/src/%C3%A9.mjs");
+  // Scheme-relative: localhost is no host; another host is an error.
+  EXPECT_EQ(ResolveSpecifier("//localhost/x.mjs", base).value(), "file:///x.mjs");
+  EXPECT_EQ(ResolveSpecifier("//LocalHost\\x.mjs", base).value(), "file:///x.mjs");
+  ASSERT_FALSE(ResolveSpecifier("//server/x.mjs", base).ok());
+  EXPECT_NE(ResolveSpecifier("//server/x.mjs", base).error().message.find("remote host 'server'"),
+            std::string::npos);
+  // Schemes are case-insensitive; "file:" without slashes is relative to a
+  // file: base.
+  EXPECT_EQ(ResolveSpecifier("FILE:///y.mjs", base).value(), "file:///y.mjs");
+  EXPECT_EQ(ResolveSpecifier("file:y.mjs", base).value(), "file:///app/src/y.mjs");
+  EXPECT_EQ(ResolveSpecifier("file:?w=1", base).value(), "file:///app/src/main.mjs?w=1");
+  EXPECT_EQ(ResolveSpecifier("file:", base).value(), "file:///app/src/main.mjs?v=2");
+  EXPECT_EQ(ResolveSpecifier("HostLoop:fs", base).value(), "hostloop:fs");
+  // HTML: only "/", "./" and "../" make a specifier relative.
+  EXPECT_FALSE(ResolveSpecifier(".", base).ok());
+  EXPECT_FALSE(ResolveSpecifier("..", base).ok());
+  EXPECT_FALSE(ResolveSpecifier(".\\x.mjs", base).ok());
+  // A Worker's or importScripts' URL is any URL: "w.mjs" is relative.
+  EXPECT_EQ(ParseUrl("w.mjs", base).value(), "file:///app/src/w.mjs");
+  EXPECT_EQ(ParseUrl("", base).value(), "file:///app/src/main.mjs?v=2");
+  EXPECT_FALSE(ParseUrl("https://x.test/w.js", base).ok());
 }
 
 TEST(FileUrl, ExplainsBareSpecifiersAndUnknownSchemes) {

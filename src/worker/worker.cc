@@ -413,23 +413,12 @@ void WorkerCreate(const v8::FunctionCallbackInfo<v8::Value>& info) {
     return;
   }
   std::string url = runtime::StdString(isolate, info[1]);
-  // A URL without a scheme is relative to the main script (like a document's
-  // base URL); "w.mjs" means "./w.mjs".
-  std::string specifier = url;
-  bool has_scheme = false;
-  for (std::size_t i = 0; i < url.size(); ++i) {
-    char c = url[i];
-    if (c == ':') {
-      has_scheme = i > 0;
-      break;
-    }
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.')) break;
-  }
-  if (!has_scheme && !url.empty() && url[0] != '/' && url[0] != '.') specifier = "./" + url;
+  // Relative to the creating script's base URL (like a document's): "w.mjs"
+  // means "./w.mjs".
   std::string base = runtime->base_url().empty()
                          ? runtime::CurrentDirectoryUrl()
                          : runtime->base_url();
-  base::Result<std::string> resolved = runtime::ResolveSpecifier(specifier, base);
+  base::Result<std::string> resolved = runtime::ParseUrl(url, base);
   if (!resolved.ok() || resolved.value().rfind("file://", 0) != 0) {
     ThrowSyntaxErrorDOMException(
         isolate, "Failed to construct 'Worker': The script URL '" + url +
@@ -495,11 +484,7 @@ void ImportScripts(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::vector<std::string> urls;
   for (int i = 0; i < info.Length(); ++i) {
     std::string url = runtime::StdString(isolate, info[i]);
-    std::string specifier = url;
-    if (!url.empty() && url[0] != '/' && url[0] != '.' && url.rfind("file:", 0) != 0) {
-      specifier = "./" + url;
-    }
-    base::Result<std::string> resolved = runtime::ResolveSpecifier(specifier, runtime->base_url());
+    base::Result<std::string> resolved = runtime::ParseUrl(url, runtime->base_url());
     if (!resolved.ok()) {
       ThrowSyntaxErrorDOMException(isolate, "Failed to execute 'importScripts': The URL '" + url +
                                                 "' is invalid: " + resolved.error().message);
