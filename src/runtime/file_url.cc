@@ -215,7 +215,8 @@ std::optional<FileUrlParts> SplitFileUrl(std::string_view url) {
 // `input` is what follows "file:" (or a whole relative URL), `base` the
 // parsed base URL if it is a file: URL. Windows drive letters are not
 // special here.
-base::Result<std::string> ParseFileUrl(std::string_view input, const std::optional<FileUrlParts>& base) {
+base::Result<std::string> ParseFileUrl(std::string_view input,
+                                       const std::optional<FileUrlParts>& base) {
   std::vector<std::string> path;
   std::optional<std::string> query;
   std::size_t i = 0;
@@ -313,12 +314,15 @@ base::Result<std::string> ParseUrl(std::string_view input, std::string_view base
     const std::string scheme = AsciiLower(text.substr(0, colon));
     if (scheme == "hostloop") return "hostloop:" + std::string(text.substr(colon + 1));
     if (scheme != "file") {
-      return base::Error{0, "unsupported URL scheme '" + scheme + ":' (hostloop loads file: and hostloop: URLs)"};
+      return base::Error{
+          0, "unsupported URL scheme '" + scheme + ":' (hostloop loads file: and hostloop: URLs)"};
     }
     return ParseFileUrl(text.substr(colon + 1), SplitFileUrl(base_url));
   }
   std::optional<FileUrlParts> base = SplitFileUrl(base_url);
-  if (!base) return base::Error{0, "cannot resolve '" + std::string(input) + "' against " + std::string(base_url)};
+  if (!base)
+    return base::Error{
+        0, "cannot resolve '" + std::string(input) + "' against " + std::string(base_url)};
   return ParseFileUrl(text, base);
 }
 

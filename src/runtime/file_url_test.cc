@@ -27,7 +27,8 @@ TEST(FileUrl, ResolvesRelativeAbsoluteAndFileSpecifiers) {
   EXPECT_EQ(ResolveSpecifier("../lib/b.mjs", base).value(), "file:///app/lib/b.mjs");
   EXPECT_EQ(ResolveSpecifier("../../../x.mjs", base).value(), "file:///x.mjs");
   EXPECT_EQ(ResolveSpecifier("/etc/c.mjs", base).value(), "file:///etc/c.mjs");
-  EXPECT_EQ(ResolveSpecifier("./d e.mjs?v=1#top", base).value(), "file:///app/src/d%20e.mjs?v=1#top");
+  EXPECT_EQ(ResolveSpecifier("./d e.mjs?v=1#top", base).value(),
+            "file:///app/src/d%20e.mjs?v=1#top");
   EXPECT_EQ(ResolveSpecifier("./f%20g.mjs", base).value(), "file:///app/src/f%20g.mjs");
   EXPECT_EQ(ResolveSpecifier("file:///other/./x/../y.mjs", base).value(), "file:///other/y.mjs");
   EXPECT_EQ(ResolveSpecifier("hostloop:fs", base).value(), "hostloop:fs");

@@ -70,7 +70,8 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
 
   // RuntimeDelegate: an error nobody in the worker canceled goes to the
   // Worker object's `error` event in the parent (J4).
-  bool OnUnhandledError(v8::Local<v8::Value> error, const runtime::ErrorLocation& location) override {
+  bool OnUnhandledError(v8::Local<v8::Value> error,
+                        const runtime::ErrorLocation& location) override {
     ErrorReport report = MakeReport(error, location);
     if (runtime_->main_state() == Runtime::MainState::kNotStarted) {
       PostToParentLoop([report](WorkerHost* host) { host->OnLoadFailed(report); });
@@ -203,7 +204,9 @@ thread_local WorkerThread* WorkerThread::current_ = nullptr;
 // ---- WorkerHost: the parent's side --------------------------------------------
 
 WorkerHost::WorkerHost(Runtime* parent, uint64_t id, v8::Local<v8::Object> object)
-    : parent_(parent), id_(id), object_(parent->isolate(), object),
+    : parent_(parent),
+      id_(id),
+      object_(parent->isolate(), object),
       shared_(std::make_shared<WorkerShared>()) {}
 
 WorkerHost::~WorkerHost() {
@@ -287,10 +290,9 @@ void WorkerHost::OnError(const ErrorReport& report) {
   v8::Local<v8::Context> context = parent_->context();
   v8::Local<v8::Function> dispatch;
   if (!parent_->InternalFunction("dispatchWorkerError").ToLocal(&dispatch)) return;
-  v8::Local<v8::Value> argv[] = {object_.Get(isolate), V8String(isolate, report.message),
-                                 V8String(isolate, report.filename),
-                                 v8::Integer::New(isolate, report.lineno),
-                                 v8::Integer::New(isolate, report.colno)};
+  v8::Local<v8::Value> argv[] = {
+      object_.Get(isolate), V8String(isolate, report.message), V8String(isolate, report.filename),
+      v8::Integer::New(isolate, report.lineno), v8::Integer::New(isolate, report.colno)};
   v8::Local<v8::Value> not_canceled;
   if (!parent_->CallAndReport(dispatch, v8::Undefined(isolate), 5, argv).ToLocal(&not_canceled) ||
       !not_canceled->IsTrue()) {
@@ -299,15 +301,15 @@ void WorkerHost::OnError(const ErrorReport& report) {
   // Not canceled at the Worker object: the parent reports it as its own
   // (its global `error` event with the worker's message and location, then
   // stderr and the policy).
-  v8::Local<v8::Value> error =
-      v8::Exception::Error(V8String(isolate, report.error_message));
+  v8::Local<v8::Value> error = v8::Exception::Error(V8String(isolate, report.error_message));
   v8::Local<v8::Object> object = error.As<v8::Object>();
   if (!report.name.empty() && report.name != "Error") {
-    object->Set(context, V8Symbol(isolate, "name"), V8String(isolate, report.name)).FromMaybe(false);
+    object->Set(context, V8Symbol(isolate, "name"), V8String(isolate, report.name))
+        .FromMaybe(false);
   }
-  std::string stack = report.stack.empty()
-                          ? (report.name.empty() ? "Error" : report.name) + ": " + report.error_message
-                          : report.stack;
+  std::string stack = report.stack.empty() ? (report.name.empty() ? "Error" : report.name) + ": " +
+                                                 report.error_message
+                                           : report.stack;
   if (!report.filename.empty() && stack.find("\n    at ") == std::string::npos) {
     stack += "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
              std::to_string(report.colno);
@@ -415,9 +417,8 @@ void WorkerCreate(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string url = runtime::StdString(isolate, info[1]);
   // Relative to the creating script's base URL (like a document's): "w.mjs"
   // means "./w.mjs".
-  std::string base = runtime->base_url().empty()
-                         ? runtime::CurrentDirectoryUrl()
-                         : runtime->base_url();
+  std::string base =
+      runtime->base_url().empty() ? runtime::CurrentDirectoryUrl() : runtime->base_url();
   base::Result<std::string> resolved = runtime::ParseUrl(url, base);
   if (!resolved.ok() || resolved.value().rfind("file://", 0) != 0) {
     ThrowSyntaxErrorDOMException(
@@ -498,12 +499,9 @@ void ImportScripts(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }
 
 const runtime::HostFunction kWorkerFunctions[] = {
-    {"workerCreate", WorkerCreate},
-    {"workerPostMessage", WorkerPostMessage},
-    {"workerTerminate", WorkerTerminate},
-    {"workerGlobalPostMessage", WorkerGlobalPostMessage},
-    {"workerClose", WorkerClose},
-    {"workerKeepAlive", WorkerKeepAlive},
+    {"workerCreate", WorkerCreate},       {"workerPostMessage", WorkerPostMessage},
+    {"workerTerminate", WorkerTerminate}, {"workerGlobalPostMessage", WorkerGlobalPostMessage},
+    {"workerClose", WorkerClose},         {"workerKeepAlive", WorkerKeepAlive},
     {"importScripts", ImportScripts},
 };
 
