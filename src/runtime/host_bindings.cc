@@ -140,7 +140,8 @@ void PrintUncaught(const FunctionCallbackInfo<Value>& info) {
       return;
     }
   }
-  runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error), nullptr, apply_policy);
+  runtime->PrintUncaught(error, v8::Exception::CreateMessage(isolate, error), nullptr,
+                         apply_policy);
 }
 
 // applyUncaughtPolicy(): --uncaught-errors for an error printed earlier with
@@ -154,8 +155,7 @@ void GetErrorLocation(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
-  info.GetReturnValue().Set(
-      MessageLocation(context, v8::Exception::CreateMessage(isolate, error)));
+  info.GetReturnValue().Set(MessageLocation(context, v8::Exception::CreateMessage(isolate, error)));
 }
 
 void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {
@@ -200,7 +200,8 @@ void RunSchedulerToken(Runtime* runtime, const v8::Global<Value>* task) {
   v8::HandleScope scope(isolate);
   v8::Local<v8::Function> run;
   if (runtime->stopping() || !runtime->InternalFunction("runSchedulerToken").ToLocal(&run)) return;
-  v8::Local<Value> argv[] = {task == nullptr ? v8::Undefined(isolate).As<Value>() : task->Get(isolate)};
+  v8::Local<Value> argv[] = {task == nullptr ? v8::Undefined(isolate).As<Value>()
+                                             : task->Get(isolate)};
   runtime->CallAndReport(run, v8::Undefined(isolate), 1, argv);
 }
 
@@ -208,7 +209,8 @@ void RunSchedulerToken(Runtime* runtime, const v8::Global<Value>* task) {
 // scheduler.js (see there).
 void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   Runtime* runtime = RuntimeOf(info);
-  double delay_ms = info.Length() > 0 && info[0]->IsNumber() ? info[0].As<v8::Number>()->Value() : 0;
+  double delay_ms =
+      info.Length() > 0 && info[0]->IsNumber() ? info[0].As<v8::Number>()->Value() : 0;
   const loop::Duration delay = base::DelayFromMilliseconds(delay_ms);
   bool brings_task = info.Length() > 1 && info[1]->IsObject();
   if (delay == loop::Duration::zero() && !brings_task) {
@@ -222,7 +224,9 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   v8::Global<Value> task;
   if (brings_task) task.Reset(info.GetIsolate(), info[1]);
   const loop::EventLoop::TimerId id = runtime->event_loop().ScheduleOrdered(
-      [runtime, task = std::move(task)] { RunSchedulerToken(runtime, task.IsEmpty() ? nullptr : &task); },
+      [runtime, task = std::move(task)] {
+        RunSchedulerToken(runtime, task.IsEmpty() ? nullptr : &task);
+      },
       delay);
   // The entry's id (exact as a number: 53 bits), for cancelSchedulerToken.
   info.GetReturnValue().Set(static_cast<double>(id));
@@ -236,18 +240,45 @@ void CancelSchedulerToken(const FunctionCallbackInfo<Value>& info) {
       static_cast<loop::EventLoop::TimerId>(info[0].As<v8::Number>()->Value()));
 }
 
-// evaluateScript(source, name): runs a classic script in the global scope
-// (string timer handlers). Exceptions propagate to the caller.
+// evaluateScript(source, name, baseUrl): runs a classic script in the global
+// scope (string timer handlers). `baseUrl` (a file: URL or undefined) is what
+// an import() inside it resolves against, carried in the script's
+// host-defined options. Exceptions propagate to the caller.
 void EvaluateScript(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Context> context = isolate->GetCurrentContext();
   if (info.Length() < 1 || !info[0]->IsString()) return;
   Local<Value> name = info.Length() > 1 ? info[1] : V8String(isolate, "script").As<Value>();
-  v8::ScriptOrigin origin(isolate, name);
+  Local<v8::PrimitiveArray> options = v8::PrimitiveArray::New(isolate, 1);
+  if (info.Length() > 2 && info[2]->IsString()) {
+    options->Set(isolate, 0, info[2].As<v8::String>());
+  } else {
+    options->Set(isolate, 0, v8::Undefined(isolate));
+  }
+  v8::ScriptOrigin origin(isolate, name, 0, 0, false, -1, Local<Value>(), false, false, false,
+                          options);
   Local<v8::Script> script;
   if (!v8::Script::Compile(context, info[0].As<v8::String>(), &origin).ToLocal(&script)) return;
   Local<Value> result;
   if (script->Run(context).ToLocal(&result)) info.GetReturnValue().Set(result);
+}
+
+// initiatingScriptUrl() -> string | undefined: the file: URL of the script or
+// module whose code is running (HTML's "active script"), skipping hostloop's
+// internal scripts; undefined when that code has no file (a string timer
+// handler, the REPL, -e).
+void InitiatingScriptUrl(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<v8::StackTrace> trace =
+      v8::StackTrace::CurrentStackTrace(isolate, 16, v8::StackTrace::kScriptName);
+  for (int i = 0; i < trace->GetFrameCount(); ++i) {
+    Local<v8::String> name = trace->GetFrame(isolate, i)->GetScriptName();
+    if (name.IsEmpty()) continue;
+    std::string url = StdString(isolate, name);
+    if (url.rfind("hostloop:internal/", 0) == 0) continue;
+    if (url.rfind("file://", 0) == 0) info.GetReturnValue().Set(name);
+    return;
+  }
 }
 
 }  // namespace
@@ -270,6 +301,7 @@ const HostFunction kHostFunctions[] = {
     {"timerRearm", TimerRearm},
     {"timerFlushCancels", TimerFlushCancels},
     {"evaluateScript", EvaluateScript},
+    {"initiatingScriptUrl", InitiatingScriptUrl},
     {"refLoop", RefLoop},
     {"unrefLoop", UnrefLoop},
     {"postSchedulerToken", PostSchedulerToken},
@@ -303,10 +335,13 @@ v8::Local<v8::Object> CreateHostObject(v8::Local<v8::Context> context,
     AddHostFunctions(context, host, extension);
   }
   host->CreateDataProperty(context, V8Symbol(isolate, "MessagePort"),
-            port_template->GetFunction(context).ToLocalChecked())
+                           port_template->GetFunction(context).ToLocalChecked())
       .FromMaybe(false);
-  host->CreateDataProperty(context, V8Symbol(isolate, "version"), V8String(isolate, HOSTLOOP_VERSION)).FromMaybe(false);
-  host->CreateDataProperty(context, V8Symbol(isolate, "v8Version"), V8String(isolate, v8::V8::GetVersion()))
+  host->CreateDataProperty(context, V8Symbol(isolate, "version"),
+                           V8String(isolate, HOSTLOOP_VERSION))
+      .FromMaybe(false);
+  host->CreateDataProperty(context, V8Symbol(isolate, "v8Version"),
+                           V8String(isolate, v8::V8::GetVersion()))
       .FromMaybe(false);
   return host;
 }
@@ -320,16 +355,21 @@ void SetRunHostProperties(Runtime* runtime, v8::Local<v8::Object> host) {
     js_args->Set(context, static_cast<uint32_t>(i), V8String(isolate, args[i])).FromMaybe(false);
   }
   host->CreateDataProperty(context, V8Symbol(isolate, "args"), js_args).FromMaybe(false);
-  host->CreateDataProperty(context, V8Symbol(isolate, "timerCancelBuffer"), runtime->timers().CancelBuffer())
+  host->CreateDataProperty(context, V8Symbol(isolate, "timerCancelBuffer"),
+                           runtime->timers().CancelBuffer())
       .FromMaybe(false);
   host->CreateDataProperty(context, V8Symbol(isolate, "timeOrigin"),
-            v8::Number::New(isolate, runtime->time_origin_ms()))
+                           v8::Number::New(isolate, runtime->time_origin_ms()))
       .FromMaybe(false);
   if (runtime->options().worker) {
     v8::Local<v8::Object> worker = v8::Object::New(isolate);
-    worker->CreateDataProperty(context, V8Symbol(isolate, "name"), V8String(isolate, runtime->options().worker->name))
+    worker
+        ->CreateDataProperty(context, V8Symbol(isolate, "name"),
+                             V8String(isolate, runtime->options().worker->name))
         .FromMaybe(false);
-    worker->CreateDataProperty(context, V8Symbol(isolate, "type"), V8String(isolate, runtime->options().worker->type))
+    worker
+        ->CreateDataProperty(context, V8Symbol(isolate, "type"),
+                             V8String(isolate, runtime->options().worker->type))
         .FromMaybe(false);
     host->CreateDataProperty(context, V8Symbol(isolate, "workerInfo"), worker).FromMaybe(false);
   }

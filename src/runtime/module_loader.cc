@@ -49,8 +49,8 @@ v8::Local<v8::Value> MakeLoadError(v8::Isolate* isolate, const std::string& mess
 }
 
 // The `type` of import assertions: a FixedArray of (key, value[, position]).
-bool AssertedJson(v8::Local<v8::Context> context, v8::Local<v8::FixedArray> assertions,
-                  int stride, std::string* unsupported) {
+bool AssertedJson(v8::Local<v8::Context> context, v8::Local<v8::FixedArray> assertions, int stride,
+                  std::string* unsupported) {
   v8::Isolate* isolate = context->GetIsolate();
   for (int i = 0; i + 1 < assertions->Length(); i += stride) {
     std::string key = StdString(isolate, assertions->Get(context, i).As<v8::Value>());
@@ -190,11 +190,11 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
     base::Result<std::string> resolved = ResolveSpecifier(specifier, record->url);
     if (!resolved.ok()) {
       record->dependencies_loaded = false;
-      isolate->ThrowException(MakeLoadError(
-          isolate,
-          "Cannot resolve '" + specifier + "' imported from " + DisplayName(record->url) + ": " +
-              resolved.error().message,
-          where, /*type_error=*/true));
+      isolate->ThrowException(MakeLoadError(isolate,
+                                            "Cannot resolve '" + specifier + "' imported from " +
+                                                DisplayName(record->url) + ": " +
+                                                resolved.error().message,
+                                            where, /*type_error=*/true));
       return {};
     }
     std::string unsupported;
@@ -233,7 +233,8 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
   } else {
     base::Result<std::string> path = FileUrlToPath(url);
     if (!path.ok()) {
-      isolate->ThrowException(MakeLoadError(isolate, path.error().message + imported_from, where, true));
+      isolate->ThrowException(
+          MakeLoadError(isolate, path.error().message + imported_from, where, true));
       return {};
     }
     base::Result<std::string> contents = base::ReadFileToString(path.value());
@@ -277,23 +278,25 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
   if (!source && EndsWith(url, ".json")) {
     // Static imports accept `assert` and `with`; V8 10.2 reads only `assert`
     // from import()'s options.
-    std::string how = site ? "add `with { type: 'json' }` (or `assert { type: 'json' }`) to the import"
-                           : "import() it with `{ assert: { type: 'json' } }` (V8 10.2 does not read "
-                             "`with` in import() options)";
+    std::string how =
+        site ? "add `with { type: 'json' }` (or `assert { type: 'json' }`) to the import"
+             : "import() it with `{ assert: { type: 'json' } }` (V8 10.2 does not read "
+               "`with` in import() options)";
     isolate->ThrowException(MakeLoadError(
         isolate, "Cannot import JSON module '" + DisplayName(url) + "' as JavaScript: " + how,
         where, /*type_error=*/true));
     return {};
   }
 
-  v8::ScriptOrigin origin(isolate, V8String(isolate, url), 0, 0, false, -1,
-                          v8::Local<v8::Value>(), false, false, /*is_module=*/true);
+  v8::ScriptOrigin origin(isolate, V8String(isolate, url), 0, 0, false, -1, v8::Local<v8::Value>(),
+                          false, false, /*is_module=*/true);
   // Each round fixes one `with` clause (RewriteImportAttributeAt).
   for (int round = 0;; ++round) {
     v8::TryCatch try_catch(isolate);
     v8::ScriptCompiler::Source compiler_source(V8String(isolate, text), origin);
     v8::Local<v8::Module> module;
-    if (v8::ScriptCompiler::CompileModule(isolate, &compiler_source).ToLocal(&module)) return module;
+    if (v8::ScriptCompiler::CompileModule(isolate, &compiler_source).ToLocal(&module))
+      return module;
     if (round >= 1000 || !try_catch.HasCaught() || try_catch.Message().IsEmpty() ||
         !RewriteImportAttributeAt(&text, try_catch.Message()->GetStartPosition())) {
       try_catch.ReThrow();
@@ -306,7 +309,8 @@ namespace {
 
 // The own enumerable string-keyed property names of a native module's
 // exports object, numbers as strings.
-v8::MaybeLocal<v8::Array> ExportNames(v8::Local<v8::Context> context, v8::Local<v8::Object> exports) {
+v8::MaybeLocal<v8::Array> ExportNames(v8::Local<v8::Context> context,
+                                      v8::Local<v8::Object> exports) {
   return exports->GetOwnPropertyNames(
       context, static_cast<v8::PropertyFilter>(v8::ONLY_ENUMERABLE | v8::SKIP_SYMBOLS),
       v8::KeyConversionMode::kConvertToString);
@@ -322,14 +326,15 @@ v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,
   auto it = builtins_.find(url.substr(9));
   if (it == builtins_.end()) {
     std::string imported_from = site ? " imported from " + DisplayName(site->importer) : "";
-    isolate->ThrowException(MakeLoadError(isolate, "Cannot find module '" + url + "'" + imported_from,
-                                          site ? site->where : ""));
+    isolate->ThrowException(MakeLoadError(
+        isolate, "Cannot find module '" + url + "'" + imported_from, site ? site->where : ""));
     return {};
   }
   v8::Local<v8::Object> exports;
   {
     v8::TryCatch try_catch(isolate);
-    if (!it->second(context).ToLocal(&exports) && (try_catch.HasCaught() || try_catch.HasTerminated())) {
+    if (!it->second(context).ToLocal(&exports) &&
+        (try_catch.HasCaught() || try_catch.HasTerminated())) {
       try_catch.ReThrow();
       return {};
     }
@@ -354,8 +359,8 @@ v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,
     names.push_back(name);
   }
   if (!has_default) names.push_back(V8Symbol(isolate, "default"));
-  v8::Local<v8::Module> module = v8::Module::CreateSyntheticModule(
-      isolate, V8String(isolate, url), names, EvaluateSyntheticModule);
+  v8::Local<v8::Module> module = v8::Module::CreateSyntheticModule(isolate, V8String(isolate, url),
+                                                                   names, EvaluateSyntheticModule);
   *synthetic_value = exports;
   return module;
 }
@@ -368,12 +373,14 @@ v8::MaybeLocal<v8::Value> ModuleLoader::EvaluateSyntheticModule(v8::Local<v8::Co
   CHECK(record != nullptr);
   v8::Local<v8::Value> value = record->synthetic_value.Get(isolate);
   if (record->type == ModuleType::kJson) {
-    if (module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), value).IsNothing()) {
+    if (module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), value)
+            .IsNothing()) {
       return {};
     }
   } else {
     v8::Local<v8::Object> exports = value.As<v8::Object>();
-    module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), exports).FromMaybe(false);
+    module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), exports)
+        .FromMaybe(false);
     v8::Local<v8::Array> keys;
     if (!ExportNames(context, exports).ToLocal(&keys)) return {};
     for (uint32_t i = 0; i < keys->Length(); ++i) {
@@ -413,8 +420,7 @@ v8::MaybeLocal<v8::Module> ModuleLoader::ResolveCallback(
 }
 
 void ModuleLoader::InitializeImportMeta(v8::Local<v8::Context> context,
-                                        v8::Local<v8::Module> module,
-                                        v8::Local<v8::Object> meta) {
+                                        v8::Local<v8::Module> module, v8::Local<v8::Object> meta) {
   v8::Isolate* isolate = context->GetIsolate();
   Runtime* runtime = Runtime::From(isolate);
   std::string url = runtime->modules().UrlOf(module);
@@ -459,27 +465,38 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
   v8::Local<v8::Promise::Resolver> resolver;
   if (!v8::Promise::Resolver::New(context).ToLocal(&resolver)) return {};
   std::string referrer = resource_name->IsString() ? StdString(isolate, resource_name) : "";
+  // A string timer handler carries the URL of the script that set the timer
+  // (HTML: the initiating script's base URL) in its host-defined options.
+  if (referrer.rfind("file://", 0) != 0 && !host_defined_options.IsEmpty() &&
+      host_defined_options->IsFixedArray()) {
+    v8::Local<v8::PrimitiveArray> options = host_defined_options.As<v8::PrimitiveArray>();
+    if (options->Length() > 0) {
+      v8::Local<v8::Primitive> base = options->Get(isolate, 0);
+      if (base->IsString()) referrer = StdString(isolate, base);
+    }
+  }
+  // Code with no file of its own (the REPL, -e): the current directory.
   if (referrer.rfind("file://", 0) != 0) referrer = CurrentDirectoryUrl();
   std::string spec = StdString(isolate, specifier);
   std::string unsupported;
   bool json = AssertedJson(context, import_assertions, 2, &unsupported);
   if (!unsupported.empty()) {
     resolver
-        ->Reject(context, v8::Exception::TypeError(V8String(
-                              isolate, "Unsupported module type '" + unsupported + "'")))
+        ->Reject(context, v8::Exception::TypeError(
+                              V8String(isolate, "Unsupported module type '" + unsupported + "'")))
         .FromMaybe(false);
     return resolver->GetPromise();
   }
   // Loading and evaluation happen in a later task, never inside the JS
   // that called import(); the pending entry keeps the loop alive until then.
-  runtime->event_loop().PostInternal(
-      [runtime, global = v8::Global<v8::Promise::Resolver>(isolate, resolver), referrer, spec,
-       json]() mutable {
-        v8::Isolate* isolate = runtime->isolate();
-        v8::HandleScope scope(isolate);
-        runtime->modules().FinishDynamicImport(global.Get(isolate), referrer, spec,
-                                               json ? ModuleType::kJson : ModuleType::kJavaScript);
-      });
+  runtime->event_loop().PostInternal([runtime,
+                                      global = v8::Global<v8::Promise::Resolver>(isolate, resolver),
+                                      referrer, spec, json]() mutable {
+    v8::Isolate* isolate = runtime->isolate();
+    v8::HandleScope scope(isolate);
+    runtime->modules().FinishDynamicImport(global.Get(isolate), referrer, spec,
+                                           json ? ModuleType::kJson : ModuleType::kJavaScript);
+  });
   return resolver->GetPromise();
 }
 
@@ -489,13 +506,15 @@ void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver
   v8::Isolate* isolate = runtime_->isolate();
   v8::Local<v8::Context> context = runtime_->context();
   v8::TryCatch try_catch(isolate);
-  auto reject = [&](v8::Local<v8::Value> reason) { resolver->Reject(context, reason).FromMaybe(false); };
+  auto reject = [&](v8::Local<v8::Value> reason) {
+    resolver->Reject(context, reason).FromMaybe(false);
+  };
 
   base::Result<std::string> url = ResolveSpecifier(specifier, referrer);
   if (!url.ok()) {
-    reject(v8::Exception::TypeError(V8String(isolate, "Cannot resolve '" + specifier + "' imported from " +
-                                                          DisplayName(referrer) + ": " +
-                                                          url.error().message)));
+    reject(v8::Exception::TypeError(
+        V8String(isolate, "Cannot resolve '" + specifier + "' imported from " +
+                              DisplayName(referrer) + ": " + url.error().message)));
     return;
   }
   v8::Local<v8::Module> module;
@@ -522,7 +541,8 @@ void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver
     v8::Local<v8::Array> data = info.Data().As<v8::Array>();
     v8::Local<v8::Value> resolver;
     v8::Local<v8::Value> namespace_object;
-    if (data->Get(context, 0).ToLocal(&resolver) && data->Get(context, 1).ToLocal(&namespace_object)) {
+    if (data->Get(context, 0).ToLocal(&resolver) &&
+        data->Get(context, 1).ToLocal(&namespace_object)) {
       resolver.As<v8::Promise::Resolver>()->Resolve(context, namespace_object).FromMaybe(false);
     }
   };

@@ -51,7 +51,7 @@ let slotId = new Float64Array(0);     // the timer's public id
 let slotTimeout = new Int32Array(0);  // the timeout after conversion and clamping
 let slotNesting = new Int32Array(0);  // the nesting level of the timer's task (see deeper)
 let slotRepeat = new Uint8Array(0);   // 1 for an interval
-const slotHandler = [];  // function, or the string to evaluate
+const slotHandler = [];  // function, or a StringHandler to evaluate
 const slotArgs = [];     // extra arguments (kNoArgs when none)
 // Intervals by public id: their current entry (their slot changes on each
 // repetition), 0 while their callback runs.
@@ -115,11 +115,22 @@ internals.timersRealmStarted = () => {
   kCancelCapacity = cancelBuffer.length - 1;
 };
 
+// A string handler: its source, and the base URL an import() in it resolves
+// against (HTML timer initialisation steps 9.2-9.4: the initiating script's
+// base URL): the file of the code that called setTimeout, or, for a string
+// handler that sets another, that handler's own base. Undefined (the REPL,
+// -e) means the current directory.
+let runningStringBase;
+function newStringHandler(value) {
+  const source = StringCtor(value);
+  return { source, base: host.initiatingScriptUrl() ?? runningStringBase };
+}
+
 // https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-initialisation-steps
 function initializeTimer(handler, timeout, args, repeat) {
   // WebIDL (Function or DOMString): anything not callable becomes a string
   // now, and is evaluated as a classic script when the timer fires.
-  if (typeof handler !== 'function') handler = StringCtor(handler);
+  if (typeof handler !== 'function') handler = newStringHandler(handler);
   // WebIDL `long`: ToNumber, then ToInt32 (2**32 + 5 -> 5; NaN -> 0).
   timeout |= 0;
   // Step 4: negative timeouts are zero.
@@ -227,7 +238,13 @@ internals.runTimer = function runTimer(entry) {
       ReflectApply(handler, global, args);
     }
   } else {
-    host.evaluateScript(handler, 'timer');
+    const outer = runningStringBase;
+    runningStringBase = handler.base;
+    try {
+      host.evaluateScript(handler.source, 'timer', handler.base);
+    } finally {
+      runningStringBase = outer;
+    }
   }
   finishTimer();
 };
