@@ -28,8 +28,8 @@ void RejectionTracker::OnPromiseReject(v8::PromiseRejectMessage message) {
 void RejectionTracker::Add(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason) {
   v8::Isolate* isolate = runtime_->isolate();
   pending_at_.emplace(promise->GetIdentityHash(), pending_.size());
-  pending_.push_back(Pending{v8::Global<v8::Promise>(isolate, promise),
-                             v8::Global<v8::Value>(isolate, reason)});
+  pending_.push_back(
+      Pending{v8::Global<v8::Promise>(isolate, promise), v8::Global<v8::Value>(isolate, reason)});
 }
 
 void RejectionTracker::HandlerAdded(v8::Local<v8::Promise> promise) {
@@ -98,6 +98,9 @@ void RejectionTracker::Notify(std::vector<Pending>& batch) {
     v8::Local<v8::Value> reason = entry.reason.Get(isolate);
     // Handled since (HTML: "if p's [[PromiseIsHandled]] is true, continue").
     if (promise->HasHandler()) continue;
+    // A listener that throws is reported (and may stop the program), but
+    // the rejection is reported too before anything stops.
+    Runtime::StopDeferral defer_stop(runtime_);
     bool not_canceled = true;
     if (runtime_->options().unhandled_rejections != RejectionPolicy::kNone && have_dispatch) {
       v8::Local<v8::Value> argv[] = {promise, reason};
@@ -126,7 +129,8 @@ void RejectionTracker::Notify(std::vector<Pending>& batch) {
 
 void RejectionTracker::Report(v8::Local<v8::Promise> promise, v8::Local<v8::Value> reason) {
   v8::Isolate* isolate = runtime_->isolate();
-  Pending reported{v8::Global<v8::Promise>(isolate, promise), v8::Global<v8::Value>(isolate, reason)};
+  Pending reported{v8::Global<v8::Promise>(isolate, promise),
+                   v8::Global<v8::Value>(isolate, reason)};
   reported.promise.SetWeak();
   reported.reason.SetWeak();
   reported_.emplace(promise->GetIdentityHash(), std::move(reported));

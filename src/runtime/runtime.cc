@@ -59,7 +59,8 @@ base::Result<void> Runtime::Initialize() {
   start_time_ = looper_->Now();
   v8host::HostPlatform* platform = v8host::V8Process::platform();
   time_origin_ms_ = platform->CurrentClockTimeMillis();
-  event_loop_ = options_.event_loop ? options_.event_loop : loop::EventLoop::Create(looper_->clock());
+  event_loop_ =
+      options_.event_loop ? options_.event_loop : loop::EventLoop::Create(looper_->clock());
 
   allocator_.reset(v8::ArrayBuffer::Allocator::NewDefaultAllocator());
   const v8::StartupData* snapshot = v8host::V8Process::snapshot();
@@ -90,9 +91,8 @@ base::Result<void> Runtime::Initialize() {
   timers_ = std::make_unique<Timers>(this);
   rejections_ = std::make_unique<RejectionTracker>(this);
   pending_promises_ = std::make_unique<PendingPromises>(this);
-  modules_->RegisterBuiltin("fs", [this](v8::Local<v8::Context> context) {
-    return CreateFsModule(this, context);
-  });
+  modules_->RegisterBuiltin(
+      "fs", [this](v8::Local<v8::Context> context) { return CreateFsModule(this, context); });
   for (const auto& [name, factory] : NativeModules()) {
     modules_->RegisterBuiltin(name, [this, factory = factory](v8::Local<v8::Context> context) {
       return factory(this, context);
@@ -187,7 +187,8 @@ v8::MaybeLocal<v8::Function> Runtime::InternalFunction(const char* name) {
       !value->IsFunction()) {
     return {};
   }
-  internal_functions_.emplace_back(name, v8::Global<v8::Function>(isolate_, value.As<v8::Function>()));
+  internal_functions_.emplace_back(name,
+                                   v8::Global<v8::Function>(isolate_, value.As<v8::Function>()));
   return scope.Escape(value.As<v8::Function>());
 }
 
@@ -221,8 +222,8 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     if (!modules_->LoadAndInstantiate(url, source).ToLocal(&module)) {
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
         if (options_.delegate == nullptr ||
-            !options_.delegate->OnUnhandledError(
-                try_catch.Exception(), ErrorLocation::Of(context, try_catch.Message()))) {
+            !options_.delegate->OnUnhandledError(try_catch.Exception(),
+                                                 ErrorLocation::Of(context, try_catch.Message()))) {
           PrintError(try_catch.Exception(), try_catch.Message(), "Uncaught");
           exit_code_ = kExitUncaught;
         }
@@ -280,9 +281,10 @@ bool Runtime::RunClassicScript(const std::string& url) {
   }
   base::Result<std::string> text = base::ReadFileToString(path.value());
   if (!text.ok()) {
-    ThrowDOMException(isolate_,
-                      V8String(isolate_, "Cannot load script '" + path.value() + "': " + text.error().message),
-                      "NetworkError");
+    ThrowDOMException(
+        isolate_,
+        V8String(isolate_, "Cannot load script '" + path.value() + "': " + text.error().message),
+        "NetworkError");
     return false;
   }
   v8::ScriptOrigin origin(isolate_, V8String(isolate_, url));
@@ -432,8 +434,9 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
   bool syntax_error = false;
   if (exception->IsNativeError()) {
     v8::Local<v8::Value> name;
-    syntax_error = exception.As<v8::Object>()->Get(context, V8Symbol(isolate_, "name")).ToLocal(&name) &&
-                   StdString(isolate_, name) == "SyntaxError";
+    syntax_error =
+        exception.As<v8::Object>()->Get(context, V8Symbol(isolate_, "name")).ToLocal(&name) &&
+        StdString(isolate_, name) == "SyntaxError";
   }
   if (syntax_error && source_context && !message.IsEmpty()) {
     v8::Local<v8::String> source_line;
@@ -485,7 +488,8 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
   }
   bool has_frames = body.find("\n    at ") != std::string::npos;
   if (!has_frames && !has_location_in_text && (location != nullptr || !message.IsEmpty())) {
-    const ErrorLocation where = location != nullptr ? *location : ErrorLocation::Of(context, message);
+    const ErrorLocation where =
+        location != nullptr ? *location : ErrorLocation::Of(context, message);
     // A location inside hostloop's own scripts says nothing about the program.
     if (!where.filename.empty() && where.filename.rfind("hostloop:", 0) != 0 && where.lineno > 0) {
       body += "\n    at " + where.filename + ":" + std::to_string(where.lineno) + ":" +
@@ -518,12 +522,23 @@ v8::MaybeLocal<v8::Value> Runtime::CallAndReport(v8::Local<v8::Function> functio
 
 void Runtime::Stop(int exit_code) {
   if (stopping_) return;
+  if (stop_deferrals_ > 0) {
+    if (!deferred_exit_code_) deferred_exit_code_ = exit_code;
+    return;
+  }
   stopping_ = true;
   exit_code_ = exit_code;
   // Nothing else of this program runs: not the rest of the current JS, not
   // another entry.
   isolate_->TerminateExecution();
   looper_->Quit();
+}
+
+Runtime::StopDeferral::~StopDeferral() {
+  if (--runtime_->stop_deferrals_ > 0 || !runtime_->deferred_exit_code_) return;
+  const int exit_code = *runtime_->deferred_exit_code_;
+  runtime_->deferred_exit_code_.reset();
+  runtime_->Stop(exit_code);
 }
 
 // ---- The turn (L5) -----------------------------------------------------------
@@ -566,7 +581,8 @@ void Runtime::FlushOutput() {
     // stops, as SIGPIPE (ignored here) would stop a C program, instead of
     // running on with its output going nowhere. Exit code 1, as node.
     static std::atomic<bool> told{false};
-    if (!told.exchange(true)) WriteAll(2, "hostloop: stdout was closed by its reader (EPIPE); stopping\n");
+    if (!told.exchange(true))
+      WriteAll(2, "hostloop: stdout was closed by its reader (EPIPE); stopping\n");
     Stop(kExitUncaught);
   }
 }

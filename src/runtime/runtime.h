@@ -166,8 +166,22 @@ class Runtime {
   }
 
   // Stops the runtime with `code`: nothing more runs; the loop returns.
+  // Inside a StopDeferral, the stop waits until the outermost one ends.
   void Stop(int exit_code);
   bool stopping() const { return stopping_; }
+
+  // While one lives, Stop() is remembered, not done: what is being reported
+  // (an unhandled rejection whose listener threw) is printed first.
+  class StopDeferral {
+   public:
+    explicit StopDeferral(Runtime* runtime) : runtime_(runtime) { ++runtime_->stop_deferrals_; }
+    ~StopDeferral();
+    StopDeferral(const StopDeferral&) = delete;
+    StopDeferral& operator=(const StopDeferral&) = delete;
+
+   private:
+    Runtime* const runtime_;
+  };
   int exit_code() const { return exit_code_; }
 
   // Writes console output. Buffered; flushed after every entry and before
@@ -176,7 +190,9 @@ class Runtime {
   void FlushOutput();
   // Called around every write of console output (`before` true, then
   // false); the interactive REPL uses it to move its prompt out of the way.
-  void set_output_hook(base::UniqueFunction<void(bool before)> hook) { output_hook_ = std::move(hook); }
+  void set_output_hook(base::UniqueFunction<void(bool before)> hook) {
+    output_hook_ = std::move(hook);
+  }
 
   v8::Isolate* isolate() const { return isolate_; }
   v8::Local<v8::Context> context() const { return context_.Get(isolate_); }
@@ -251,6 +267,8 @@ class Runtime {
   v8::Global<v8::Promise> main_promise_;
   v8::Global<v8::Module> main_module_;
   bool stopping_ = false;
+  int stop_deferrals_ = 0;
+  std::optional<int> deferred_exit_code_;  // a Stop() that waits
   bool in_checkpoint_ = false;
   int exit_code_ = kExitOk;
   std::string stdout_buffer_;

@@ -36,6 +36,7 @@ function describeEvent(event) {
     filename: event.filename,
     lineno: event.lineno,
     colno: event.colno,
+    error: event.error,
   };
 }
 
@@ -79,6 +80,9 @@ await test('J4 an uncaught error in a worker timer: error on the worker global f
   const [event] = atWorkerObject;
   assertEquals(event.globalFirst, true, 'the worker global saw it before the Worker object');
   assertEquals([event.type, event.isErrorEvent, event.cancelable], ['error', true, true]);
+  // HTML "runtime script errors in workers": the Worker object's ErrorEvent
+  // has error null (the value stays in the worker); it was undefined.
+  assertEquals(event.error, null, 'error is null at the Worker object');
   assertEquals([event.message, event.filename, event.lineno, event.colno],
     [workerSaw.message, workerSaw.filename, workerSaw.lineno, workerSaw.colno],
     'the Worker object sees the same message and location');

@@ -73,9 +73,8 @@ class Performance extends global.EventTarget {
     return { timeOrigin: host.timeOrigin };
   }
 }
-Object.defineProperty(Performance.prototype, Symbol.toStringTag, { value: 'Performance', configurable: true });
+internals.exposeInterface(Performance, 'Performance');
 const performance = internals.initEventTarget(Object.create(Performance.prototype));
-Object.defineProperty(global, 'Performance', { value: Performance, writable: true, configurable: true, enumerable: false });
 Object.defineProperty(global, 'performance', {
   get() { return performance; },
   set(value) { Object.defineProperty(global, 'performance', { value, writable: true, configurable: true, enumerable: true }); },

@@ -683,19 +683,18 @@ class ErrorEvent extends Event {
     checkDictionary(eventInitDict, prefix, 'ErrorEventInit');
     super(type, eventInitDict);
     // ErrorEventInit members in lexicographic order: colno, error, filename,
-    // lineno, message. `any error;` has no default: it stays undefined.
-    const colno = readMember(eventInitDict, 'colno');
+    // lineno, message, each converted as soon as it is read (WebIDL).
+    // `any error;` has no default: it stays undefined.
+    let value = readMember(eventInitDict, 'colno');
+    const colno = value === undefined ? 0 : toUnsignedLong(value);
     const error = readMember(eventInitDict, 'error');
-    const filename = readMember(eventInitDict, 'filename');
-    const lineno = readMember(eventInitDict, 'lineno');
-    const message = readMember(eventInitDict, 'message');
-    WeakMapPrototypeSet(errorEventStates, this, {
-      colno: colno === undefined ? 0 : toUnsignedLong(colno),
-      error,
-      filename: filename === undefined ? '' : toUSVString(filename),
-      lineno: lineno === undefined ? 0 : toUnsignedLong(lineno),
-      message: message === undefined ? '' : toDOMString(message),
-    });
+    value = readMember(eventInitDict, 'filename');
+    const filename = value === undefined ? '' : toUSVString(value);
+    value = readMember(eventInitDict, 'lineno');
+    const lineno = value === undefined ? 0 : toUnsignedLong(value);
+    value = readMember(eventInitDict, 'message');
+    const message = value === undefined ? '' : toDOMString(value);
+    WeakMapPrototypeSet(errorEventStates, this, { colno, error, filename, lineno, message });
   }
 
   // https://html.spec.whatwg.org/multipage/webappapis.html#dom-errorevent-message
@@ -1848,6 +1847,9 @@ function fireEvent(target, type, EventInterface = Event, init = undefined) {
 
 // internals.markTrusted(event) -> event: sets isTrusted to true.
 internals.markTrusted = markTrusted;
+// internals.exposeInterface(ctor, name, constants): WebIDL shape (enumerable
+// members, @@toStringTag, constants) and a global binding for an interface.
+internals.exposeInterface = exposeInterface;
 // internals.dispatchEvent(target, event) -> boolean: dispatch, keeping isTrusted.
 internals.dispatchEvent = internalDispatch;
 // internals.fireEvent(target, type, EventInterface = Event, init) -> boolean.

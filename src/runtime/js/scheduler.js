@@ -32,14 +32,35 @@ const priorityIndex = (priority) => ReflectApply(ArrayPrototypeIndexOf, kPriorit
 // A TaskSignal is an AbortSignal with a priority; TaskController makes them.
 const signalPriority = new WeakMap();
 
+// WebIDL enum TaskPriority: the value's string, or a TypeError naming `what`.
+function toTaskPriority(value, what) {
+  const priority = `${value}`;  // ToString: a symbol throws TypeError
+  if (priorityIndex(priority) < 0) {
+    throw new TypeError(`${what}: The provided value '${priority}' is not a valid enum value of type TaskPriority.`);
+  }
+  return priority;
+}
+
+// WebIDL dictionary conversion's first step: undefined and null are an empty
+// dictionary, other non-objects a TypeError.
+function checkDictionary(value, what, dictionary) {
+  if (value !== undefined && value !== null && typeof value !== 'object' && typeof value !== 'function') {
+    throw new TypeError(`${what}: The provided value is not of type '${dictionary}'.`);
+  }
+  return value !== undefined && value !== null;
+}
+
 class TaskPriorityChangeEvent extends global.Event {
   #previous;
   constructor(type, init) {
+    // EventInit's members are read (by Event) before previousPriority.
     super(type, init);
-    if (init === undefined || init === null || init.previousPriority === undefined) {
-      throw new TypeError("Failed to construct 'TaskPriorityChangeEvent': required member previousPriority is undefined.");
+    const what = "Failed to construct 'TaskPriorityChangeEvent'";
+    const previous = init === undefined || init === null ? undefined : init.previousPriority;
+    if (previous === undefined) {
+      throw new TypeError(`${what}: required member previousPriority is undefined.`);
     }
-    this.#previous = String(init.previousPriority);
+    this.#previous = toTaskPriority(previous, what);
   }
   get previousPriority() {
     return this.#previous;
@@ -57,7 +78,6 @@ class TaskSignal extends global.AbortSignal {
     return priority;
   }
 }
-ObjectDefineProperty(TaskSignal.prototype, Symbol.toStringTag, { value: 'TaskSignal', configurable: true });
 internals.defineEventHandler(TaskSignal.prototype, 'prioritychange');
 
 // Signals whose prioritychange is being dispatched ("priority changing").
@@ -66,22 +86,23 @@ const DOMExceptionCtor = global.DOMException;
 
 class TaskController extends global.AbortController {
   constructor(init = undefined) {
-    super();
+    // TaskControllerInit { TaskPriority priority = "user-visible" }, converted
+    // before anything is created.
+    const what = "Failed to construct 'TaskController'";
     let priority = 'user-visible';
-    if (init !== undefined && init !== null) {
-      if (init.priority !== undefined) priority = String(init.priority);
+    if (checkDictionary(init, what, 'TaskControllerInit')) {
+      const value = init.priority;
+      if (value !== undefined) priority = toTaskPriority(value, what);
     }
-    if (priorityIndex(priority) < 0) {
-      throw new TypeError(`Failed to construct 'TaskController': The provided value '${priority}' is not a valid enum value of type TaskPriority.`);
-    }
+    super();
     signalPriority.set(this.signal, priority);
     Object.setPrototypeOf(this.signal, TaskSignal.prototype);
   }
   setPriority(priority) {
-    priority = String(priority);
-    if (priorityIndex(priority) < 0) {
-      throw new TypeError(`Failed to execute 'setPriority' on 'TaskController': The provided value '${priority}' is not a valid enum value of type TaskPriority.`);
+    if (arguments.length < 1) {
+      throw new TypeError("Failed to execute 'setPriority' on 'TaskController': 1 argument required, but only 0 present.");
     }
+    priority = toTaskPriority(priority, "Failed to execute 'setPriority' on 'TaskController'");
     const signal = this.signal;
     // https://wicg.github.io/scheduling-apis/#tasksignal-signal-priority-change
     // steps 1-3: not from inside this signal's own prioritychange.
@@ -92,7 +113,9 @@ class TaskController extends global.AbortController {
     if (previousPriority === priority) return;
     priorityChanging.add(signal);
     signalPriority.set(signal, priority);
-    // Queued tasks that follow this signal move to the new priority.
+    // Queued tasks that follow this signal move to the new priority, keeping
+    // their enqueue order there (the spec's queue per signal, run by the
+    // oldest enqueue order among the highest-priority queues).
     for (let q = 1; q < queues.length; q += 2) {
       const queue = queues[q];
       for (let i = 0; i < queue.length; i++) {
@@ -100,7 +123,7 @@ class TaskController extends global.AbortController {
         if (task.signal === signal && task.followsSignal) {
           ReflectApply(ArrayPrototypeSplice, queue, [i--, 1]);
           task.priority = priority;
-          ReflectApply(ArrayPrototypePush, queues[priorityIndex(priority) * 2 + 1], [task]);
+          insertByEnqueueOrder(queues[priorityIndex(priority) * 2 + 1], task);
         }
       }
     }
@@ -111,34 +134,35 @@ class TaskController extends global.AbortController {
     }
   }
 }
-ObjectDefineProperty(TaskController.prototype, Symbol.toStringTag, { value: 'TaskController', configurable: true });
 
 function isSignal(value) {
   return internals.isAbortSignal(value);
 }
 
-// https://wicg.github.io/scheduling-apis/#schedule-a-posttask-task
+// https://wicg.github.io/scheduling-apis/#schedule-a-posttask-task, with the
+// SchedulerPostTaskOptions dictionary converted as WebIDL does: members in
+// lexicographic order (delay, priority, signal), each converted as it is read.
 function scheduleTask(callback, options, resolve, reject) {
+  const what = "Failed to execute 'postTask' on 'Scheduler'";
   let priority;
   let signal;
   let delay = 0;
-  if (options !== undefined && options !== null) {
-    if (options.signal !== undefined && options.signal !== null) {
-      signal = options.signal;
-      if (!isSignal(signal)) throw new TypeError("Failed to execute 'postTask' on 'Scheduler': member signal is not of type AbortSignal.");
-    }
-    if (options.priority !== undefined) {
-      priority = String(options.priority);
-      if (priorityIndex(priority) < 0) {
-        throw new TypeError(`Failed to execute 'postTask' on 'Scheduler': The provided value '${priority}' is not a valid enum value of type TaskPriority.`);
-      }
-    }
-    if (options.delay !== undefined) {
-      // WebIDL [EnforceRange] unsigned long long.
-      delay = +options.delay;
-      if (!Number.isFinite(delay)) throw new TypeError("Failed to execute 'postTask' on 'Scheduler': Value is not a finite number.");
+  if (checkDictionary(options, what, 'SchedulerPostTaskOptions')) {
+    const delayValue = options.delay;
+    if (delayValue !== undefined) {
+      // [EnforceRange] unsigned long long.
+      delay = +delayValue;
+      if (!Number.isFinite(delay)) throw new TypeError(`${what}: Value is not a finite number.`);
       delay = Math.trunc(delay);
-      if (delay < 0 || delay > Number.MAX_SAFE_INTEGER) throw new TypeError("Failed to execute 'postTask' on 'Scheduler': Value is outside the 'unsigned long long' value range.");
+      if (delay < 0 || delay > Number.MAX_SAFE_INTEGER) throw new TypeError(`${what}: Value is outside the 'unsigned long long' value range.`);
+    }
+    const priorityValue = options.priority;
+    if (priorityValue !== undefined) priority = toTaskPriority(priorityValue, what);
+    const signalValue = options.signal;
+    if (signalValue !== undefined) {
+      // AbortSignal, not nullable.
+      if (!isSignal(signalValue)) throw new TypeError(`${what}: member signal is not of type AbortSignal.`);
+      signal = signalValue;
     }
   }
   const followsSignal = priority === undefined && signal !== undefined && signalPriority.has(signal);
@@ -176,15 +200,32 @@ function scheduleTask(callback, options, resolve, reject) {
   }
 }
 
+// The spec's "enqueue order": the scheduler's counter, taken when a task
+// joins a queue (a delayed task when its delay ends).
+let nextEnqueueOrder = 1;
+
 function enqueue(task) {
   task.queued = true;
+  task.order = nextEnqueueOrder++;
   ReflectApply(ArrayPrototypePush, queues[priorityIndex(task.priority) * 2 + 1], [task]);
+}
+
+// Puts `task` into `queue` (sorted by enqueue order) at its place.
+function insertByEnqueueOrder(queue, task) {
+  let i = queue.length;
+  while (i > 0 && queue[i - 1].order > task.order) i--;
+  ReflectApply(ArrayPrototypeSplice, queue, [i, 0, task]);
 }
 
 // Called by the native side for every token (a task of its own). A delayed
 // token brings its task along.
 internals.runSchedulerToken = function runSchedulerToken(delayedTask) {
-  if (delayedTask !== undefined && !delayedTask.done) enqueue(delayedTask);
+  if (delayedTask !== undefined && !delayedTask.done) {
+    // Its queue is chosen now: a signal's priority may have changed during
+    // the delay.
+    if (delayedTask.followsSignal) delayedTask.priority = signalPriority.get(delayedTask.signal);
+    enqueue(delayedTask);
+  }
   for (let q = 0; q < queues.length; q++) {
     const queue = queues[q];
     if (queue.length === 0) continue;
@@ -236,12 +277,10 @@ class Scheduler {
     });
   }
 }
-ObjectDefineProperty(Scheduler.prototype, Symbol.toStringTag, { value: 'Scheduler', configurable: true });
 const scheduler = Object.create(Scheduler.prototype);
-
 
 for (const [name, value] of [['Scheduler', Scheduler], ['TaskController', TaskController], ['TaskSignal', TaskSignal],
   ['TaskPriorityChangeEvent', TaskPriorityChangeEvent]]) {
-  ObjectDefineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
+  internals.exposeInterface(value, name);
 }
 ObjectDefineProperty(global, 'scheduler', { value: scheduler, writable: true, configurable: true, enumerable: true });

@@ -122,7 +122,7 @@ internals.timersRealmStarted = () => {
 // -e) means the current directory.
 let runningStringBase;
 function newStringHandler(value) {
-  const source = StringCtor(value);
+  const source = `${value}`;  // WebIDL DOMString: a symbol throws TypeError
   return { source, base: host.initiatingScriptUrl() ?? runningStringBase };
 }
 

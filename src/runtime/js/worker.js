@@ -59,10 +59,12 @@ for (const name of ['message', 'messageerror', 'error']) {
 }
 ObjectDefineProperty(global, 'Worker', { value: Worker, writable: true, configurable: true, enumerable: false });
 
-// A worker's uncaught error, at the Worker object: a cancelable ErrorEvent.
-// Returns true when nobody canceled it (the parent then reports it itself).
+// A worker's uncaught error, at the Worker object: a cancelable ErrorEvent
+// whose `error` is null (HTML "runtime script errors in workers": the error
+// value stays in the worker). Returns true when nobody canceled it (the
+// parent then reports it itself).
 internals.dispatchWorkerError = function dispatchWorkerError(worker, message, filename, lineno, colno) {
-  const event = new ErrorEvent('error', { message, filename, lineno, colno, cancelable: true });
+  const event = new ErrorEvent('error', { message, filename, lineno, colno, error: null, cancelable: true });
   internals.markTrusted(event);
   return internals.dispatchEvent(worker, event);
 };
