@@ -4,6 +4,8 @@
 // https://encoding.spec.whatwg.org/
 #include "runtime/encoding.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 #include "runtime/v8_util.h"
@@ -89,7 +91,8 @@ void Utf8Encode(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Local<v8::String> text;
   if (info.Length() < 1 || !info[0]->ToString(isolate->GetCurrentContext()).ToLocal(&text)) return;
   int length = text->Utf8Length(isolate);
-  v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, static_cast<std::size_t>(length));
+  v8::Local<v8::ArrayBuffer> buffer =
+      v8::ArrayBuffer::New(isolate, static_cast<std::size_t>(length));
   text->WriteUtf8(isolate, static_cast<char*>(buffer->GetBackingStore()->Data()), length, nullptr,
                   v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
   info.GetReturnValue().Set(v8::Uint8Array::New(buffer, 0, static_cast<std::size_t>(length)));
@@ -104,8 +107,11 @@ void Utf8EncodeInto(const v8::FunctionCallbackInfo<v8::Value>& info) {
   char* data = static_cast<char*>(destination->Buffer()->GetBackingStore()->Data()) +
                destination->ByteOffset();
   int read = 0;
+  // WriteUtf8 takes an int capacity; no string's UTF-8 form is longer than
+  // INT_MAX bytes, so a larger destination is as good as INT_MAX.
+  const std::size_t capacity = std::min<std::size_t>(destination->ByteLength(), INT_MAX);
   int written = info[0].As<v8::String>()->WriteUtf8(
-      isolate, data, static_cast<int>(destination->ByteLength()), &read,
+      isolate, data, static_cast<int>(capacity), &read,
       v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
   v8::Local<v8::Array> result = v8::Array::New(isolate, 2);
   result->Set(context, 0, v8::Integer::New(isolate, read)).FromMaybe(false);
@@ -131,10 +137,14 @@ void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
     ThrowTypeError(isolate, "The encoded data was not valid for encoding utf-8");
     return;
   }
+  // Longer than any string V8 can make (and than NewFromUtf8's int length,
+  // which a negative value turns into strlen): the JS error for it.
   v8::Local<v8::String> text;
-  if (!v8::String::NewFromUtf8(isolate, reinterpret_cast<const char*>(data),
+  if (usable > static_cast<std::size_t>(v8::String::kMaxLength) * 4 ||
+      !v8::String::NewFromUtf8(isolate, reinterpret_cast<const char*>(data),
                                v8::NewStringType::kNormal, static_cast<int>(usable))
            .ToLocal(&text)) {
+    isolate->ThrowException(v8::Exception::RangeError(V8String(isolate, "Invalid string length")));
     return;
   }
   v8::Local<v8::Array> result = v8::Array::New(isolate, 2);
@@ -143,10 +153,43 @@ void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(result);
 }
 
+// viewBytes(value) -> Uint8Array | undefined: a Uint8Array over the bytes of
+// an ArrayBuffer, SharedArrayBuffer or view, read from their internal slots
+// (not from properties a program may have redefined); empty when detached.
+void ViewBytes(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() < 1) return;
+  v8::Local<v8::Value> value = info[0];
+  v8::Local<v8::Uint8Array> bytes;
+  if (value->IsArrayBufferView()) {
+    v8::Local<v8::ArrayBufferView> view = value.As<v8::ArrayBufferView>();
+    const std::size_t length = view->ByteLength();
+    if (length == 0) {
+      bytes = v8::Uint8Array::New(v8::ArrayBuffer::New(isolate, 0), 0, 0);
+    } else if (view->Buffer()->IsSharedArrayBuffer()) {
+      // (A view's Buffer() is typed ArrayBuffer even over shared memory.)
+      v8::Local<v8::Value> buffer = view->Buffer();
+      bytes = v8::Uint8Array::New(buffer.As<v8::SharedArrayBuffer>(), view->ByteOffset(), length);
+    } else {
+      bytes = v8::Uint8Array::New(view->Buffer(), view->ByteOffset(), length);
+    }
+  } else if (value->IsArrayBuffer()) {
+    v8::Local<v8::ArrayBuffer> buffer = value.As<v8::ArrayBuffer>();
+    bytes = v8::Uint8Array::New(buffer, 0, buffer->ByteLength());
+  } else if (value->IsSharedArrayBuffer()) {
+    v8::Local<v8::SharedArrayBuffer> buffer = value.As<v8::SharedArrayBuffer>();
+    bytes = v8::Uint8Array::New(buffer, 0, buffer->ByteLength());
+  } else {
+    return;
+  }
+  info.GetReturnValue().Set(bytes);
+}
+
 }  // namespace
 
 std::span<const HostFunction> EncodingFunctions() {
   static const HostFunction kFunctions[] = {
+      {"viewBytes", ViewBytes},
       {"utf8Encode", Utf8Encode},
       {"utf8EncodeInto", Utf8EncodeInto},
       {"utf8Decode", Utf8Decode},

@@ -150,12 +150,30 @@ void ApplyUncaughtPolicy(const FunctionCallbackInfo<Value>& info) {
   RuntimeOf(info)->ApplyUncaughtPolicy();
 }
 
-// errorLocation(error) -> [message, filename, lineno, colno]
+bool IsInternalScript(v8::Isolate* isolate, Local<Value> name) {
+  return name->IsString() && StdString(isolate, name).rfind("hostloop:internal/", 0) == 0;
+}
+
+// errorLocation(error) -> [message, filename, lineno, colno]. A value with no
+// stack of its own (reportError('text')) is placed where the program's code
+// is, not in hostloop's internal script that reports it.
 void GetErrorLocation(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
-  info.GetReturnValue().Set(MessageLocation(context, v8::Exception::CreateMessage(isolate, error)));
+  Local<v8::Message> message = v8::Exception::CreateMessage(isolate, error);
+  if (IsInternalScript(isolate, message->GetScriptResourceName())) {
+    Local<v8::StackTrace> trace = v8::StackTrace::CurrentStackTrace(isolate, 16);
+    for (int i = 0; i < trace->GetFrameCount(); ++i) {
+      Local<v8::StackFrame> frame = trace->GetFrame(isolate, i);
+      Local<v8::String> name = frame->GetScriptName();
+      if (name.IsEmpty() || IsInternalScript(isolate, name)) continue;
+      info.GetReturnValue().Set(
+          LocationArray(context, message->Get(), name, frame->GetLineNumber(), frame->GetColumn()));
+      return;
+    }
+  }
+  info.GetReturnValue().Set(MessageLocation(context, message));
 }
 
 void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {

@@ -129,9 +129,10 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
   v8::ValueDeserializer* deserializer_ = nullptr;
 };
 
-// Reads `transfer` (undefined or an iterable of objects) into ArrayBuffers
-// and MessagePorts. Throws DataCloneError for anything else, duplicates,
-// detached buffers, SharedArrayBuffers and the source port itself.
+// Reads `transfer` (undefined, or the array of objects messaging.js made of
+// the transfer list) into ArrayBuffers and MessagePorts. Throws
+// DataCloneError for anything else, duplicates, detached buffers,
+// SharedArrayBuffers and the source port itself.
 bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
                      v8::Local<v8::Object> source_port,
                      std::vector<v8::Local<v8::ArrayBuffer>>* buffers,
@@ -139,50 +140,39 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
   v8::Isolate* isolate = runtime->isolate();
   v8::Local<v8::Context> context = runtime->context();
   if (transfer.IsEmpty() || transfer->IsUndefined() || transfer->IsNull()) return true;
-  v8::Local<v8::Array> list;
-  if (transfer->IsArray()) {
-    list = transfer.As<v8::Array>();
-  } else {
-    // An arbitrary iterable: let JS turn it into an array.
-    v8::Local<v8::Value> array_from;
-    v8::Local<v8::Value> array_ctor;
-    if (!context->Global()->Get(context, V8Symbol(isolate, "Array")).ToLocal(&array_ctor) ||
-        !array_ctor.As<v8::Object>()->Get(context, V8Symbol(isolate, "from")).ToLocal(&array_from)) {
-      return false;
-    }
-    if (!transfer->IsObject()) {
-      ThrowTypeError(isolate, "The transfer list must be an iterable of objects.");
-      return false;
-    }
-    v8::Local<v8::Value> argv[] = {transfer};
-    v8::Local<v8::Value> converted;
-    if (!array_from.As<v8::Function>()->Call(context, array_ctor, 1, argv).ToLocal(&converted)) {
-      return false;
-    }
-    list = converted.As<v8::Array>();
+  if (!transfer->IsArray()) {
+    ThrowTypeError(isolate, "The transfer list must be an array of objects.");
+    return false;
   }
+  v8::Local<v8::Array> list = transfer.As<v8::Array>();
   for (uint32_t i = 0; i < list->Length(); ++i) {
     v8::Local<v8::Value> item;
     if (!list->Get(context, i).ToLocal(&item)) return false;
     if (item->IsArrayBuffer()) {
       v8::Local<v8::ArrayBuffer> buffer = item.As<v8::ArrayBuffer>();
       if (std::find(buffers->begin(), buffers->end(), buffer) != buffers->end()) {
-        ThrowDataCloneError(isolate, V8String(isolate, "An ArrayBuffer is listed more than once in the transfer list."));
+        ThrowDataCloneError(
+            isolate,
+            V8String(isolate, "An ArrayBuffer is listed more than once in the transfer list."));
         return false;
       }
       if (buffer->WasDetached() || !buffer->IsDetachable()) {
-        ThrowDataCloneError(isolate, V8String(isolate, "An ArrayBuffer is detached and could not be transferred."));
+        ThrowDataCloneError(
+            isolate, V8String(isolate, "An ArrayBuffer is detached and could not be transferred."));
         return false;
       }
       buffers->push_back(buffer);
     } else if (MessagePortHandle* handle = MessagePortHandle::FromObject(isolate, item)) {
       v8::Local<v8::Object> port = item.As<v8::Object>();
       if (!source_port.IsEmpty() && port == source_port) {
-        ThrowDataCloneError(isolate, V8String(isolate, "A port cannot be transferred through itself."));
+        ThrowDataCloneError(isolate,
+                            V8String(isolate, "A port cannot be transferred through itself."));
         return false;
       }
       if (std::find(ports->begin(), ports->end(), port) != ports->end()) {
-        ThrowDataCloneError(isolate, V8String(isolate, "A MessagePort is listed more than once in the transfer list."));
+        ThrowDataCloneError(
+            isolate,
+            V8String(isolate, "A MessagePort is listed more than once in the transfer list."));
         return false;
       }
       if (!handle->core()) {
@@ -191,10 +181,12 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
       }
       ports->push_back(port);
     } else if (item->IsSharedArrayBuffer()) {
-      ThrowDataCloneError(isolate, V8String(isolate, "A SharedArrayBuffer cannot be transferred; it is shared."));
+      ThrowDataCloneError(
+          isolate, V8String(isolate, "A SharedArrayBuffer cannot be transferred; it is shared."));
       return false;
     } else {
-      ThrowDataCloneError(isolate, V8String(isolate, "Value in the transfer list is not transferable."));
+      ThrowDataCloneError(isolate,
+                          V8String(isolate, "Value in the transfer list is not transferable."));
       return false;
     }
   }
@@ -236,6 +228,26 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
     serializer.TransferArrayBuffer(static_cast<uint32_t>(i), buffers[i]);
   }
   if (serializer.WriteValue(context, value).IsNothing()) return nullptr;
+  // HTML StructuredSerializeWithTransfer: what serialization ran (a getter)
+  // may have transferred a listed object away meanwhile.
+  for (v8::Local<v8::ArrayBuffer> buffer : buffers) {
+    if (buffer->WasDetached()) {
+      ThrowDataCloneError(
+          isolate,
+          V8String(isolate,
+                   "An ArrayBuffer in the transfer list was detached during serialization."));
+      return nullptr;
+    }
+  }
+  for (v8::Local<v8::Object> port : ports) {
+    if (!MessagePortHandle::FromObject(isolate, port)->core()) {
+      ThrowDataCloneError(
+          isolate,
+          V8String(isolate,
+                   "A MessagePort in the transfer list was transferred during serialization."));
+      return nullptr;
+    }
+  }
   auto [data, size] = serializer.Release();
   message->data.reset(data);
   message->size = size;

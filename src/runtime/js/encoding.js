@@ -4,9 +4,15 @@
 // https://encoding.spec.whatwg.org/#interface-textdecoder
 
 const TypeError = global.TypeError;
+const ReflectApply = Reflect.apply;
 const RangeError = global.RangeError;
 const ObjectDefineProperty = Object.defineProperty;
 const Uint8ArrayCtor = Uint8Array;
+// %TypedArray%.prototype[@@toStringTag]: the element type from the internal
+// slot, undefined for anything that is not a typed array.
+const typedArrayTag = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+const isUint8Array = (value) => Reflect.apply(typedArrayTag, value, []) === 'Uint8Array';
 const StringFromCharCode = String.fromCharCode;
 
 // https://encoding.spec.whatwg.org/#names-and-labels (the supported subset)
@@ -21,27 +27,43 @@ const kLabels = new Map([
 // buffer (or a view on one) holds no bytes, which decode as "" (making a
 // view on it threw).
 function bytesOf(input) {
-  if (ArrayBuffer.isView(input)) {
-    if (input.byteLength === 0) return new Uint8ArrayCtor(0);
-    return new Uint8ArrayCtor(input.buffer, input.byteOffset, input.byteLength);
+  // The bytes from the internal slots ([[ViewedArrayBuffer]], [[ByteOffset]],
+  // [[ByteLength]]): redefined byteOffset/byteLength/buffer properties and
+  // prototypes do not matter; a detached buffer has no bytes.
+  const bytes = host.viewBytes(input);
+  if (bytes === undefined) {
+    throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.");
   }
-  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
-    if (input.byteLength === 0) return new Uint8ArrayCtor(0);
-    return new Uint8ArrayCtor(input);
-  }
-  throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.");
+  return bytes;
 }
 
 class TextEncoder {
-  get encoding() { return 'utf-8'; }
+  // The brand: TextEncoder's operations work on TextEncoder objects only.
+  #encoder = true;
+  static #check(value, what) {
+    if (typeof value !== 'object' || value === null || !(#encoder in value)) {
+      throw new TypeError(`Failed to execute '${what}' on 'TextEncoder': Illegal invocation`);
+    }
+  }
+  get encoding() {
+    TextEncoder.#check(this, 'encoding');
+    return 'utf-8';
+  }
   encode(input = '') {
+    TextEncoder.#check(this, 'encode');
     return host.utf8Encode(`${input}`);
   }
   encodeInto(source, destination) {
-    if (!(destination instanceof Uint8ArrayCtor)) {
+    TextEncoder.#check(this, 'encodeInto');
+    if (arguments.length < 2) {
+      throw new TypeError(`Failed to execute 'encodeInto' on 'TextEncoder': 2 arguments required, but only ${arguments.length} present.`);
+    }
+    source = `${source}`;
+    // [AllowShared] Uint8Array: the brand, not the prototype chain.
+    if (!isUint8Array(destination)) {
       throw new TypeError("Failed to execute 'encodeInto' on 'TextEncoder': parameter 2 is not of type 'Uint8Array'.");
     }
-    const [read, written] = host.utf8EncodeInto(`${source}`, destination);
+    const [read, written] = host.utf8EncodeInto(source, destination);
     return { read, written };
   }
 }
@@ -132,9 +154,11 @@ function decodeUtf16le(bytes, fatal, stream) {
     // A lead surrogate: its trail is the next unit.
     if (i + 3 >= bytes.length) {
       if (stream) break;  // wait for the rest
+      // The end of the input with a lead surrogate (and perhaps an odd
+      // byte) pending: one error for both.
       out += invalid();
-      i += 2;
-      continue;
+      i = bytes.length;
+      break;
     }
     const next = bytes[i + 2] | (bytes[i + 3] << 8);
     if (next >= 0xDC00 && next <= 0xDFFF) {
@@ -160,4 +184,110 @@ for (const [ctor, getters] of [[TextEncoder, ['encoding']], [TextDecoder, ['enco
     ObjectDefineProperty(ctor.prototype, name, descriptor);
   }
   ObjectDefineProperty(global, ctor.name, { value: ctor, writable: true, configurable: true, enumerable: false });
+}
+
+// ---------------------------------------------------------------------------
+// atob and btoa: https://html.spec.whatwg.org/multipage/webappapis.html#atob
+// (forgiving-base64, https://infra.spec.whatwg.org/#forgiving-base64)
+// ---------------------------------------------------------------------------
+
+const kBase64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const kBase64Values = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) kBase64Values[kBase64Alphabet.charCodeAt(i)] = i;
+const StringPrototypeCharCodeAt = String.prototype.charCodeAt;
+const ArrayPrototypeJoin = Array.prototype.join;
+
+function invalidCharacter(message) {
+  return new global.DOMException(message, 'InvalidCharacterError');
+}
+
+// Binary strings are built in chunks: one fromCharCode per 8 KB, not per byte.
+function bytesToBinaryString(bytes, length) {
+  const chunks = [];
+  for (let i = 0; i < length; i += 8192) {
+    chunks[chunks.length] = ReflectApply(StringFromCharCode, null, bytes.subarray(i, Math.min(i + 8192, length)));
+  }
+  return ReflectApply(ArrayPrototypeJoin, chunks, ['']);
+}
+
+function btoa(data) {
+  if (arguments.length < 1) {
+    throw new TypeError("Failed to execute 'btoa': 1 argument required, but only 0 present.");
+  }
+  data = `${data}`;
+  const n = data.length;
+  const out = new Uint8ArrayCtor(Math.ceil(n / 3) * 4);
+  let o = 0;
+  const code = (i) => {
+    const c = ReflectApply(StringPrototypeCharCodeAt, data, [i]);
+    if (c > 0xFF) {
+      throw invalidCharacter("Failed to execute 'btoa': The string to be encoded contains characters outside of the Latin1 range.");
+    }
+    return c;
+  };
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const triple = (code(i) << 16) | (code(i + 1) << 8) | code(i + 2);
+    out[o++] = kBase64Alphabet.charCodeAt(triple >> 18);
+    out[o++] = kBase64Alphabet.charCodeAt((triple >> 12) & 63);
+    out[o++] = kBase64Alphabet.charCodeAt((triple >> 6) & 63);
+    out[o++] = kBase64Alphabet.charCodeAt(triple & 63);
+  }
+  if (i < n) {
+    const first = code(i);
+    const second = i + 1 < n ? code(i + 1) : 0;
+    const pair = (first << 16) | (second << 8);
+    out[o++] = kBase64Alphabet.charCodeAt(pair >> 18);
+    out[o++] = kBase64Alphabet.charCodeAt((pair >> 12) & 63);
+    out[o++] = i + 1 < n ? kBase64Alphabet.charCodeAt((pair >> 6) & 63) : 0x3D;
+    out[o++] = 0x3D;
+  }
+  return bytesToBinaryString(out, o);
+}
+
+function atob(data) {
+  if (arguments.length < 1) {
+    throw new TypeError("Failed to execute 'atob': 1 argument required, but only 0 present.");
+  }
+  data = `${data}`;
+  const invalid = () => invalidCharacter("Failed to execute 'atob': The string to be decoded is not correctly encoded.");
+  // Step 1: ASCII whitespace goes.
+  const values = new Uint8ArrayCtor(data.length);
+  let length = 0;
+  let padding = 0;
+  for (let i = 0; i < data.length; i++) {
+    const c = ReflectApply(StringPrototypeCharCodeAt, data, [i]);
+    if (c === 0x09 || c === 0x0A || c === 0x0C || c === 0x0D || c === 0x20) continue;
+    if (c === 0x3D) {  // '=': only as the last one or two code points
+      padding++;
+      continue;
+    }
+    if (padding > 0 || c > 0x7F || kBase64Values[c] < 0) throw invalid();
+    values[length++] = kBase64Values[c];
+  }
+  // Steps 2-4: one or two '=' only when they make the length a multiple of
+  // 4; a length of 1 modulo 4 is never valid.
+  if (padding > 2 || (padding > 0 && (length + padding) % 4 !== 0) || length % 4 === 1) throw invalid();
+  const out = new Uint8ArrayCtor(Math.floor((length * 3) / 4));
+  let o = 0;
+  let i = 0;
+  for (; i + 3 < length; i += 4) {
+    const quad = (values[i] << 18) | (values[i + 1] << 12) | (values[i + 2] << 6) | values[i + 3];
+    out[o++] = quad >> 16;
+    out[o++] = (quad >> 8) & 0xFF;
+    out[o++] = quad & 0xFF;
+  }
+  // The rest: 2 or 3 values give 1 or 2 bytes (their extra bits discarded).
+  if (length - i === 2) {
+    out[o++] = ((values[i] << 18) | (values[i + 1] << 12)) >> 16;
+  } else if (length - i === 3) {
+    const triple = (values[i] << 18) | (values[i + 1] << 12) | (values[i + 2] << 6);
+    out[o++] = triple >> 16;
+    out[o++] = (triple >> 8) & 0xFF;
+  }
+  return bytesToBinaryString(out, o);
+}
+
+for (const [name, fn] of [['atob', atob], ['btoa', btoa]]) {
+  ObjectDefineProperty(global, name, { value: fn, writable: true, configurable: true, enumerable: true });
 }

@@ -57,19 +57,51 @@ internals.initMessagePort = function initMessagePort(port, partner) {
 ObjectSetPrototypeOf(MessagePort.prototype, EventTarget.prototype);
 ObjectSetPrototypeOf(MessagePort, EventTarget);
 
-// postMessage(message, transfer) or postMessage(message, { transfer }).
-function transferList(transferOrOptions, method) {
-  if (transferOrOptions === undefined || transferOrOptions === null) return undefined;
-  if (typeof transferOrOptions !== 'object' && typeof transferOrOptions !== 'function') {
-    throw new TypeError(`Failed to execute '${method}': the second argument is neither an array nor an options object.`);
+const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
+
+// WebIDL sequence<object> from an iterable, through `method` (its
+// @@iterator, read once by the caller): a fresh array of the objects.
+function objectSequence(iterable, method, what) {
+  const iterator = ReflectApply(method, iterable, []);
+  if (!isObject(iterator)) throw new TypeError(`${what}: the transfer list's iterator is not an object.`);
+  const next = iterator.next;
+  const list = [];
+  for (;;) {
+    const result = ReflectApply(next, iterator, []);
+    if (!isObject(result)) throw new TypeError(`${what}: the iterator result is not an object.`);
+    if (result.done) return list;
+    const item = result.value;
+    if (!isObject(item)) throw new TypeError(`${what}: a value in the transfer list is not an object.`);
+    list[list.length] = item;
   }
-  if (transferOrOptions[SymbolIterator] !== undefined) return transferOrOptions;
+}
+
+// The transfer list of postMessage(message, transfer) (the sequence<object>
+// overload, chosen when the argument has an @@iterator) or of
+// postMessage(message, { transfer }) / structuredClone(value, { transfer })
+// (a StructuredSerializeOptions dictionary; functions count as objects):
+// undefined or a fresh array of objects. Every member and @@iterator is
+// read once.
+function transferList(transferOrOptions, method, allowSequence = true) {
+  const what = `Failed to execute '${method}'`;
+  if (transferOrOptions === undefined || transferOrOptions === null) return undefined;
+  if (!isObject(transferOrOptions)) {
+    throw new TypeError(allowSequence
+      ? `${what}: the second argument is neither an array nor an options object.`
+      : `${what}: The provided value is not of type 'StructuredSerializeOptions'.`);
+  }
+  if (allowSequence) {
+    const iterate = transferOrOptions[SymbolIterator];
+    if (iterate !== undefined && iterate !== null) {
+      if (typeof iterate !== 'function') throw new TypeError(`${what}: the transfer list is not iterable.`);
+      return objectSequence(transferOrOptions, iterate, what);
+    }
+  }
   const transfer = transferOrOptions.transfer;
   if (transfer === undefined) return undefined;
-  if (typeof transfer !== 'object' || transfer === null || transfer[SymbolIterator] === undefined) {
-    throw new TypeError(`Failed to execute '${method}': 'transfer' is not iterable.`);
-  }
-  return transfer;
+  const iterate = isObject(transfer) ? transfer[SymbolIterator] : undefined;
+  if (typeof iterate !== 'function') throw new TypeError(`${what}: 'transfer' is not iterable.`);
+  return objectSequence(transfer, iterate, what);
 }
 internals.transferList = transferList;
 
@@ -153,17 +185,7 @@ function structuredClone(value, options = undefined) {
   if (arguments.length < 1) {
     throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
   }
-  if (options !== undefined && options !== null && typeof options !== 'object') {
-    throw new TypeError("Failed to execute 'structuredClone': The provided value is not of type 'StructuredSerializeOptions'.");
-  }
-  let transfer;
-  if (options !== undefined && options !== null && options.transfer !== undefined) {
-    transfer = options.transfer;
-    if (typeof transfer !== 'object' || transfer === null || transfer[SymbolIterator] === undefined) {
-      throw new TypeError("Failed to execute 'structuredClone': 'transfer' is not iterable.");
-    }
-  }
-  return host.structuredClone(value, transfer);
+  return host.structuredClone(value, transferList(options, 'structuredClone', false));
 }
 
 for (const [name, value] of [['MessagePort', MessagePort], ['MessageChannel', MessageChannel],

@@ -1,0 +1,110 @@
+// timeout: 60
+//
+// TextEncoder/TextDecoder edge cases from an adversarial pass, and atob/btoa
+// (https://encoding.spec.whatwg.org/, https://html.spec.whatwg.org/#atob):
+//  - buffers and views are read through their internal slots: redefined
+//    byteOffset/byteLength, null prototypes and detached DataViews do not
+//    change or break what is decoded;
+//  - UTF-16LE: a lead surrogate and an odd last byte are one error;
+//  - TextEncoder's operations check their receiver;
+//  - inputs beyond V8's string length limit throw RangeError (a length of
+//    2^31 or more was cast to a negative int: V8 then read up to the first
+//    NUL, truncating silently or reading past the buffer), and encodeInto
+//    into a destination of 2 GiB or more writes (it wrote nothing);
+//  - atob/btoa exist and follow forgiving-base64.
+
+import { test, assert, assertEquals, assertThrows } from './lib/assert.mjs';
+
+await test('views are read through their internal slots', () => {
+  const view = new Uint8Array([104, 105, 106]);
+  Object.defineProperty(view, 'byteOffset', { value: 1 });
+  Object.defineProperty(view, 'byteLength', { value: 1 });
+  Object.defineProperty(view, 'buffer', { get() { throw new Error('buffer getter ran'); } });
+  assertEquals(new TextDecoder().decode(view), 'hij');
+  const buffer = new ArrayBuffer(2);
+  new Uint8Array(buffer).set([0x41, 0x42]);
+  Object.defineProperty(buffer, 'byteLength', { value: 0 });
+  assertEquals(new TextDecoder().decode(buffer), 'AB');
+  const orphan = new ArrayBuffer(2);
+  new Uint8Array(orphan).set([0x43, 0x44]);
+  Object.setPrototypeOf(orphan, null);
+  assertEquals(new TextDecoder().decode(orphan), 'CD');
+  const destination = new Uint8Array(4);
+  Object.setPrototypeOf(destination, null);
+  assertEquals(new TextEncoder().encodeInto('hi', destination), { read: 2, written: 2 });
+  assertThrows(() => new TextEncoder().encodeInto('hi', new Uint16Array(4)), TypeError);
+  const shared = new Uint8Array(new SharedArrayBuffer(8), 2, 3);
+  shared.set([0x45, 0x46, 0x47]);
+  assertEquals(new TextDecoder().decode(shared), 'EFG');
+});
+
+await test('a detached buffer decodes as empty, whatever the view', () => {
+  const buffer = new ArrayBuffer(4);
+  const dataView = new DataView(buffer);
+  const bytes = new Uint8Array(buffer, 1);
+  structuredClone(buffer, { transfer: [buffer] });
+  assertEquals(new TextDecoder().decode(dataView), '');
+  assertEquals(new TextDecoder().decode(bytes), '');
+  assertEquals(new TextDecoder().decode(buffer), '');
+  assertEquals(new TextDecoder('utf-16le').decode(dataView), '');
+});
+
+await test('UTF-16LE: a lead surrogate and an odd last byte are one error', () => {
+  const decoded = new TextDecoder('utf-16le').decode(new Uint8Array([0x00, 0xD8, 0x41]));
+  assertEquals([...decoded].map((c) => c.codePointAt(0)), [0xFFFD]);
+  const streaming = new TextDecoder('utf-16le');
+  const text = streaming.decode(new Uint8Array([0x00, 0xD8]), { stream: true }) +
+    streaming.decode(new Uint8Array([0x41]), { stream: true }) + streaming.decode();
+  assertEquals([...text].map((c) => c.codePointAt(0)), [0xFFFD]);
+  assertThrows(() => new TextDecoder('utf-16le', { fatal: true }).decode(new Uint8Array([0x00, 0xD8, 0x41])), TypeError);
+});
+
+await test('TextEncoder checks its receiver', () => {
+  const encode = TextEncoder.prototype.encode;
+  const encodeInto = TextEncoder.prototype.encodeInto;
+  const encoding = Object.getOwnPropertyDescriptor(TextEncoder.prototype, 'encoding').get;
+  assertThrows(() => encode.call({}, 'a'), TypeError);
+  assertThrows(() => encodeInto.call(null, 'a', new Uint8Array(1)), TypeError);
+  assertThrows(() => encoding.call(42), TypeError);
+  assertEquals(encode.call(new TextEncoder(), 'a'), new Uint8Array([97]));
+});
+
+await test('beyond the string length limit: RangeError, never a truncated string', () => {
+  // Zero bytes are valid UTF-8 (NUL characters); calloc'd pages stay untouched.
+  const tooLong = new Uint8Array(2 ** 29 + 16);
+  assertThrows(() => new TextDecoder().decode(tooLong), RangeError);
+  const over2GiB = new Uint8Array(2 ** 31 + 16);
+  assertThrows(() => new TextDecoder().decode(over2GiB), RangeError);
+  assertEquals(new TextEncoder().encodeInto('hello', over2GiB), { read: 5, written: 5 });
+  assertEquals(over2GiB[0], 104);
+});
+
+await test('atob and btoa (forgiving-base64)', () => {
+  assertEquals(btoa(''), '');
+  assertEquals(btoa('f'), 'Zg==');
+  assertEquals(btoa('fo'), 'Zm8=');
+  assertEquals(btoa('foo'), 'Zm9v');
+  assertEquals(btoa('\xff\xfe\x00'), '//4A');
+  assertEquals(btoa(null), 'bnVsbA==');
+  assertThrows(() => btoa('\u0100'), DOMException, /InvalidCharacter|Latin1/);
+  assertEquals(atob('Zm9vYmFy'), 'foobar');
+  assertEquals(atob(' Zm9v\tYm\nFy\f\r'), 'foobar');
+  assertEquals(atob('Zg'), 'f');
+  assertEquals(atob('Zg=='), 'f');
+  assertEquals(atob('Zm8'), 'fo');
+  assertEquals(atob('YR=='), 'a');
+  for (const bad of ['Z', 'Zg=', 'Zm9vYg= =x', '=Zm9v', 'Zm9v=', 'Zg===', 'Zm\u00e99v', 'Zm-9']) {
+    let error = null;
+    try {
+      atob(bad);
+    } catch (e) {
+      error = e;
+    }
+    assert(error instanceof DOMException && error.name === 'InvalidCharacterError', `atob(${JSON.stringify(bad)}): ${error}`);
+  }
+  assertThrows(() => atob(), TypeError);
+  let binary = '';
+  for (let i = 0; i < 70000; i++) binary += String.fromCharCode(i % 256);
+  assertEquals(atob(btoa(binary)), binary);
+  assert(Object.getOwnPropertyDescriptor(globalThis, 'atob').enumerable, 'atob is enumerable');
+});

@@ -1,0 +1,106 @@
+// The transfer list of structuredClone and postMessage, as HTML and WebIDL
+// define it:
+//  - an object in the transfer list that serialization itself transfers
+//    away (a getter in the value) is a DataCloneError after serializing
+//    (HTML StructuredSerializeWithTransfer); a MessagePort there crashed the
+//    process (a null port core was sent), an ArrayBuffer came out empty;
+//  - sequence<object>: a primitive in the list is a TypeError (it was a
+//    DataCloneError); the list is read through its @@iterator, once, even for
+//    an Array with its own @@iterator; the options' `transfer` member is read
+//    once; a function is a valid options dictionary.
+
+import { test, assert, assertEquals, assertThrows, assertDataCloneError } from './lib/assert.mjs';
+
+await test('a port transferred away during serialization: DataCloneError, no crash', async () => {
+  const { port1 } = new MessageChannel();
+  const value = {
+    get a() {
+      structuredClone(port1, { transfer: [port1] });
+      return 1;
+    },
+  };
+  assertDataCloneError(() => structuredClone(value, { transfer: [port1] }), 'port moved mid-clone');
+
+  const { port1: sent } = new MessageChannel();
+  const channel = new MessageChannel();
+  const message = {
+    get a() {
+      structuredClone(sent, { transfer: [sent] });
+      return 1;
+    },
+  };
+  assertDataCloneError(() => channel.port1.postMessage(message, [sent]), 'through postMessage');
+  channel.port1.close();
+});
+
+await test('an ArrayBuffer detached during serialization: DataCloneError', () => {
+  const buffer = new ArrayBuffer(4);
+  const value = {
+    get a() {
+      structuredClone(buffer, { transfer: [buffer] });
+      return 1;
+    },
+    buffer,
+  };
+  assertDataCloneError(() => structuredClone(value, { transfer: [buffer] }), 'buffer detached mid-clone');
+});
+
+await test('primitives in the transfer list are a TypeError', () => {
+  for (const item of [1, 'x', null, undefined, true, Symbol('s')]) {
+    assertThrows(() => structuredClone(0, { transfer: [item] }), TypeError, undefined, String(item));
+    const { port1 } = new MessageChannel();
+    assertThrows(() => port1.postMessage(0, [item]), TypeError, undefined, `postMessage ${String(item)}`);
+    port1.close();
+  }
+  // A non-transferable object is still a DataCloneError.
+  assertDataCloneError(() => structuredClone(0, { transfer: [{}] }), 'plain object');
+});
+
+await test('the transfer member and @@iterator are read once', () => {
+  let reads = 0;
+  const buffer = new ArrayBuffer(4);
+  structuredClone(buffer, {
+    get transfer() {
+      reads++;
+      return [buffer];
+    },
+  });
+  assertEquals(reads, 1, 'transfer getter reads');
+  assertEquals(buffer.byteLength, 0, 'transferred');
+
+  let iteratorReads = 0;
+  const other = new ArrayBuffer(4);
+  const iterable = {
+    get [Symbol.iterator]() {
+      iteratorReads++;
+      return function* () {
+        yield other;
+      };
+    },
+  };
+  structuredClone(other, { transfer: iterable });
+  assertEquals(iteratorReads, 1, '@@iterator reads');
+  assertEquals(other.byteLength, 0);
+});
+
+await test('an Array with its own @@iterator is read through it', () => {
+  const buffer = new ArrayBuffer(4);
+  const list = [];
+  list[Symbol.iterator] = function* () {
+    yield buffer;
+  };
+  structuredClone(buffer, { transfer: list });
+  assertEquals(buffer.byteLength, 0, 'the iterator supplied the buffer');
+});
+
+await test('a function is a valid options dictionary', () => {
+  const buffer = new ArrayBuffer(4);
+  const options = () => {};
+  options.transfer = [buffer];
+  structuredClone(buffer, options);
+  assertEquals(buffer.byteLength, 0);
+  assertThrows(() => structuredClone(0, 5), TypeError);
+  assertThrows(() => structuredClone(0, { transfer: 5 }), TypeError);
+});
+
+assert(true);
