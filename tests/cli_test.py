@@ -129,6 +129,24 @@ def dangling_symlink_setup(directory: str, case: Case) -> Case:
     return case
 
 
+def symlinked_dir_setup(directory: str, case: Case) -> Case:
+    """target/ holds a file; link -> target (a symlink to a directory)."""
+    os.mkdir(os.path.join(directory, "target"))
+    with open(os.path.join(directory, "target", "precious"), "w") as f:
+        f.write("data\n")
+    os.symlink("target", os.path.join(directory, "link"))
+    return case
+
+
+def sparse_files_setup(directory: str, case: Case) -> Case:
+    """Sparse files: 4 GiB + 5 bytes and 3 GiB (no disk blocks, no RAM)."""
+    for name, size in (("huge", 2**32 + 5), ("big", 3 * 2**30)):
+        with open(os.path.join(directory, name), "wb") as f:
+            f.write(b"HELLO")
+            f.truncate(size)
+    return case
+
+
 # ---------------------------------------------------------------------------
 # The cases
 # ---------------------------------------------------------------------------
@@ -404,6 +422,63 @@ CASES = [
          "setInterval(() => console.log('tick'), 1)"],
          closed_stdout=True, exit=1, timeout=20,
          stderr=["hostloop: stdout was closed by its reader (EPIPE); stopping"]),
+    # ---- hostloop:fs: what a path names, and files too large to return ----------
+    # rm() removes the entry the path names: "link/" (a trailing slash) made
+    # lstat() follow the symlink, and the target directory's contents went
+    # before rmdir() failed; a last component "." did the same.
+    Case("fs rm of 'symlink/' and of 'dir/.' removes nothing outside", ["main.mjs"],
+         files={"main.mjs": """import { rm, readdir } from 'hostloop:fs';
+const report = async (what, path) => {
+  try {
+    await rm(path, { recursive: true });
+    console.log(what, 'resolved');
+  } catch (e) {
+    console.log(what, e.code, e.syscall);
+  }
+};
+await report('link/', './link/');
+await report('link//', './link//');
+await report('link/.', './link/.');
+await report('target/.', './target/.');
+await report('target/..', './target/..');
+console.log('target:', (await readdir('./target')).join(','));
+await report('link', './link');
+console.log('left:', (await readdir('.')).sort().join(','));
+"""}, setup=symlinked_dir_setup, exit=0,
+         stdout_exact="link/ ENOTDIR rm\nlink// ENOTDIR rm\nlink/. EINVAL rm\ntarget/. EINVAL rm\n"
+                      "target/.. EINVAL rm\ntarget: precious\nlink resolved\nleft: main.mjs,target\n"),
+    # A recursive rm that fails names the entry that failed, not the top.
+    Case("fs rm -r names the entry that failed", ["-e", """import { rm } from 'hostloop:fs';
+try {
+  await rm('/proc/self/fdinfo', { recursive: true });
+} catch (e) {
+  console.log(e.syscall, e.path.startsWith('/proc/self/fdinfo/'), e.message.includes("'/proc/self/fdinfo/"));
+}
+"""], exit=0, stdout_exact="unlink true true\n"),
+    # Larger than a Uint8Array (4 GiB) or a string can be: a RangeError with
+    # node's code, not a V8 abort (bytes) or a string cut at the first NUL
+    # (text: the length was cast to int).
+    Case("fs readFile of files too large to return rejects with RangeError", ["main.mjs"],
+         files={"main.mjs": """import { readFile } from 'hostloop:fs';
+for (const [name, encoding] of [['huge', undefined], ['huge', 'utf8'], ['big', 'utf8']]) {
+  try {
+    const value = await readFile(`./${name}`, encoding);
+    console.log(name, encoding, 'resolved', value.length);
+  } catch (e) {
+    console.log(name, encoding, e.constructor.name, e.code);
+  }
+}
+"""}, setup=sparse_files_setup, exit=0,
+         stdout_exact="huge undefined RangeError ERR_FS_FILE_TOO_LARGE\n"
+                      "huge utf8 RangeError ERR_FS_FILE_TOO_LARGE\n"
+                      "big utf8 RangeError ERR_FS_FILE_TOO_LARGE\n"),
+    # An encoding whose string conversion throws rejects the promise; it
+    # threw synchronously and left a second, unhandled rejection behind.
+    Case("fs readFile: an encoding that cannot be converted rejects, once", ["-e", """import { readFile } from 'hostloop:fs';
+const p = readFile('/etc/hostname', { encoding: Symbol('x') });
+console.log(p instanceof Promise);
+await p.catch((e) => console.log('rejected', e.constructor.name));
+"""], exit=0, stdout_exact="true\nrejected TypeError\n", stderr_exact=""),
 ]
 
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +32,9 @@ struct FsResult {
   // readFile
   uint8_t* data = nullptr;
   std::size_t size = 0;
+  // readFile of more than it can return: the size seen (fstat's, or what
+  // was read when the file kept growing); error is 0.
+  std::size_t too_large = 0;
   // readdir
   std::vector<std::string> names;
   // stat
@@ -40,9 +44,16 @@ struct FsResult {
 
   FsResult() = default;
   FsResult(FsResult&& other) noexcept
-      : error(other.error), syscall(other.syscall), path(std::move(other.path)),
-        dest(std::move(other.dest)), data(std::exchange(other.data, nullptr)), size(other.size),
-        names(std::move(other.names)), info(other.info), created(std::move(other.created)) {}
+      : error(other.error),
+        syscall(other.syscall),
+        path(std::move(other.path)),
+        dest(std::move(other.dest)),
+        data(std::exchange(other.data, nullptr)),
+        size(other.size),
+        too_large(other.too_large),
+        names(std::move(other.names)),
+        info(other.info),
+        created(std::move(other.created)) {}
   FsResult& operator=(FsResult&&) = delete;
   ~FsResult() { std::free(data); }
 
@@ -69,7 +80,9 @@ struct Payload {
 
 // ---- Blocking operations (pool thread) ------------------------------------------
 
-FsResult ReadFileJob(const std::string& path) {
+// Reads the whole file, at most `limit` bytes: a larger one (or one that
+// grows past it: /dev/zero, a FIFO) fails with too_large set.
+FsResult ReadFileJob(const std::string& path, std::size_t limit) {
   FsResult result;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::move(result.Fail("open", errno, path));
@@ -84,15 +97,41 @@ FsResult ReadFileJob(const std::string& path) {
       return std::move(result.Fail("read", EISDIR, path));
     }
     if (info.st_size > 0) {
+      if (static_cast<std::size_t>(info.st_size) > limit) {
+        ::close(fd);
+        result.path = path;
+        result.too_large = static_cast<std::size_t>(info.st_size);
+        return result;
+      }
       capacity = static_cast<std::size_t>(info.st_size) + 1;
       if (S_ISREG(info.st_mode)) known_size = static_cast<std::size_t>(info.st_size);
     }
   }
+  // Never more than limit + 1 bytes of buffer: the extra byte tells a file
+  // of exactly `limit` bytes from a larger one.
+  capacity = std::min(capacity, limit + 1);
   result.data = static_cast<uint8_t*>(std::malloc(capacity));
+  if (result.data == nullptr) {
+    ::close(fd);
+    return std::move(result.Fail("read", ENOMEM, path));
+  }
   while (true) {
     if (result.size == capacity) {
-      capacity *= 2;
-      result.data = static_cast<uint8_t*>(std::realloc(result.data, capacity));
+      if (capacity > limit) {
+        ::close(fd);
+        std::free(std::exchange(result.data, nullptr));
+        result.path = path;
+        result.too_large = result.size;
+        result.size = 0;
+        return result;
+      }
+      capacity = std::min(capacity * 2, limit + 1);
+      auto* grown = static_cast<uint8_t*>(std::realloc(result.data, capacity));
+      if (grown == nullptr) {
+        ::close(fd);
+        return std::move(result.Fail("read", ENOMEM, path));  // (result frees data)
+      }
+      result.data = grown;
     }
     std::size_t wanted = capacity - result.size;
     ssize_t n = ::read(fd, result.data + result.size, wanted);
@@ -112,6 +151,12 @@ FsResult ReadFileJob(const std::string& path) {
     if (known_size > 0 && result.size == known_size && static_cast<std::size_t>(n) < wanted) break;
   }
   ::close(fd);
+  if (result.size > limit) {
+    std::free(std::exchange(result.data, nullptr));
+    result.path = path;
+    result.too_large = result.size;
+    result.size = 0;
+  }
   return result;
 }
 
@@ -190,8 +235,10 @@ FsResult MkdirJob(const std::string& path, bool recursive) {
   return result;
 }
 
-// Removes `path` and, when recursive, everything under it.
-int RemoveTree(const std::string& path, bool recursive, const char** syscall) {
+// Removes `path` and, when recursive, everything under it. On failure,
+// `syscall` and `failed` name the operation and the entry that failed.
+int RemoveTree(const std::string& path, bool recursive, const char** syscall, std::string* failed) {
+  *failed = path;
   struct stat info;
   if (::lstat(path.c_str(), &info) < 0) {
     *syscall = "lstat";
@@ -211,24 +258,54 @@ int RemoveTree(const std::string& path, bool recursive, const char** syscall) {
     return errno;
   }
   std::vector<std::string> children;
-  while (dirent* entry = ::readdir(dir)) {
+  while (true) {
+    errno = 0;
+    dirent* entry = ::readdir(dir);
+    if (entry == nullptr) {
+      if (errno != 0) {
+        int error = errno;
+        ::closedir(dir);
+        *syscall = "readdir";
+        return error;
+      }
+      break;
+    }
     if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
     children.push_back(path + "/" + entry->d_name);
   }
   ::closedir(dir);
   for (const std::string& child : children) {
-    if (int error = RemoveTree(child, true, syscall)) return error;
+    // (An entry that vanished meanwhile is as good as removed.)
+    if (int error = RemoveTree(child, true, syscall, failed); error != 0 && error != ENOENT)
+      return error;
   }
+  *failed = path;
   *syscall = "rmdir";
   return ::rmdir(path.c_str()) < 0 ? errno : 0;
 }
 
 FsResult RmJob(const std::string& path, bool recursive, bool force) {
   FsResult result;
+  // The entry to remove is the path's last component, itself. A trailing
+  // slash or a last component "." or ".." would make lstat() resolve it
+  // (follow a symlink to a directory elsewhere, whose contents would go
+  // before rmdir() failed): refused, as rm(1) refuses "." and "..".
+  std::string trimmed = path;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  const std::string last = trimmed.substr(trimmed.rfind('/') + 1);
+  if (last == "." || last == "..") return std::move(result.Fail("rm", EINVAL, path));
+  if (trimmed.size() != path.size()) {
+    struct stat info;
+    if (::lstat(trimmed.c_str(), &info) == 0 && !S_ISDIR(info.st_mode)) {
+      // "link/" or "file/": not a directory, whatever a symlink points at.
+      return std::move(result.Fail("rm", ENOTDIR, path));
+    }
+  }
   const char* syscall = "rm";
-  int error = RemoveTree(path, recursive, &syscall);
+  std::string failed;
+  int error = RemoveTree(trimmed, recursive, &syscall, &failed);
   if (error == ENOENT && force) return result;
-  if (error != 0) return std::move(result.Fail(syscall, error, path));
+  if (error != 0) return std::move(result.Fail(syscall, error, failed == trimmed ? path : failed));
   return result;
 }
 
@@ -259,7 +336,8 @@ std::string QuotedPath(const std::string& path) {
 v8::Local<v8::Value> StringOrUndefined(v8::Isolate* isolate, const std::string& text) {
   v8::Local<v8::String> string;
   if (text.size() > static_cast<std::size_t>(v8::String::kMaxLength) ||
-      !v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal, static_cast<int>(text.size()))
+      !v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal,
+                               static_cast<int>(text.size()))
            .ToLocal(&string)) {
     return v8::Undefined(isolate);
   }
@@ -272,18 +350,27 @@ v8::Local<v8::Value> MakeFsError(v8::Isolate* isolate, const FsResult& result) {
   std::string code = name != nullptr ? name : "EUNKNOWN";
   std::string reason = std::strerror(result.error);
   if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(reason[0]));
-  std::string message = code + ": " + reason + ", " + result.syscall + " " + QuotedPath(result.path);
+  std::string message =
+      code + ": " + reason + ", " + result.syscall + " " + QuotedPath(result.path);
   if (!result.dest.empty()) message += " -> " + QuotedPath(result.dest);
   v8::Local<v8::Object> error = v8::Exception::Error(V8String(isolate, message)).As<v8::Object>();
-  error->CreateDataProperty(context, V8Symbol(isolate, "code"), V8String(isolate, code)).FromMaybe(false);
-  error->CreateDataProperty(context, V8Symbol(isolate, "errno"), v8::Integer::New(isolate, -result.error))
+  error->CreateDataProperty(context, V8Symbol(isolate, "code"), V8String(isolate, code))
       .FromMaybe(false);
-  error->CreateDataProperty(context, V8Symbol(isolate, "syscall"), V8String(isolate, result.syscall))
+  error
+      ->CreateDataProperty(context, V8Symbol(isolate, "errno"),
+                           v8::Integer::New(isolate, -result.error))
       .FromMaybe(false);
-  error->CreateDataProperty(context, V8Symbol(isolate, "path"), StringOrUndefined(isolate, result.path))
+  error
+      ->CreateDataProperty(context, V8Symbol(isolate, "syscall"), V8String(isolate, result.syscall))
+      .FromMaybe(false);
+  error
+      ->CreateDataProperty(context, V8Symbol(isolate, "path"),
+                           StringOrUndefined(isolate, result.path))
       .FromMaybe(false);
   if (!result.dest.empty()) {
-    error->CreateDataProperty(context, V8Symbol(isolate, "dest"), StringOrUndefined(isolate, result.dest))
+    error
+        ->CreateDataProperty(context, V8Symbol(isolate, "dest"),
+                             StringOrUndefined(isolate, result.dest))
         .FromMaybe(false);
   }
   return error;
@@ -296,7 +383,8 @@ Runtime* RuntimeOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
 // Returns a rejected promise for bad arguments (a promise-returning API).
 void Reject(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value> error) {
   v8::Local<v8::Promise::Resolver> resolver;
-  if (!v8::Promise::Resolver::New(info.GetIsolate()->GetCurrentContext()).ToLocal(&resolver)) return;
+  if (!v8::Promise::Resolver::New(info.GetIsolate()->GetCurrentContext()).ToLocal(&resolver))
+    return;
   resolver->Reject(info.GetIsolate()->GetCurrentContext(), error).FromMaybe(false);
   info.GetReturnValue().Set(resolver->GetPromise());
 }
@@ -304,13 +392,14 @@ void Reject(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value
 bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, std::string* path) {
   v8::Isolate* isolate = info.GetIsolate();
   if (info.Length() <= index || !info[index]->IsString()) {
-    Reject(info, v8::Exception::TypeError(V8String(
-                     isolate, "The \"path\" argument must be of type string")));
+    Reject(info, v8::Exception::TypeError(
+                     V8String(isolate, "The \"path\" argument must be of type string")));
     return false;
   }
   *path = StdString(isolate, info[index]);
   if (path->find('\0') != std::string::npos) {
-    Reject(info, v8::Exception::TypeError(V8String(isolate, "The \"path\" argument must not contain null bytes")));
+    Reject(info, v8::Exception::TypeError(
+                     V8String(isolate, "The \"path\" argument must not contain null bytes")));
     return false;
   }
   return true;
@@ -331,7 +420,9 @@ bool Option(const v8::FunctionCallbackInfo<v8::Value>& info, int index, const ch
   }
   if (!options->IsObject()) return true;
   v8::TryCatch try_catch(isolate);
-  if (!options.As<v8::Object>()->Get(isolate->GetCurrentContext(), V8Symbol(isolate, name)).ToLocal(out)) {
+  if (!options.As<v8::Object>()
+           ->Get(isolate->GetCurrentContext(), V8Symbol(isolate, name))
+           .ToLocal(out)) {
     if (try_catch.HasTerminated()) return false;
     v8::Local<v8::Value> exception = try_catch.Exception();
     try_catch.Reset();
@@ -366,35 +457,72 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   if (info.Length() > 1 && !info[1]->IsUndefined() && !info[1]->IsNull() && !info[1]->IsString() &&
       !info[1]->IsObject()) {
-    Reject(info, v8::Exception::TypeError(V8String(
-                     isolate, "The \"options\" argument must be a string or an object")));
+    Reject(info, v8::Exception::TypeError(
+                     V8String(isolate, "The \"options\" argument must be a string or an object")));
     return;
   }
   v8::Local<v8::Value> encoding;
   if (!Option(info, 1, "encoding", &encoding)) return;
   bool text = false;
   if (!encoding->IsUndefined() && !encoding->IsNull()) {
-    std::string name = StdString(isolate, encoding);
+    // (A conversion that throws rejects the promise, like any bad argument.)
+    v8::TryCatch try_catch(isolate);
+    v8::Local<v8::String> encoding_name;
+    if (!encoding->ToString(isolate->GetCurrentContext()).ToLocal(&encoding_name)) {
+      if (!try_catch.HasTerminated()) Reject(info, try_catch.Exception());
+      return;
+    }
+    std::string name = StdString(isolate, encoding_name);
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (name != "utf8" && name != "utf-8") {
-      Reject(info, v8::Exception::TypeError(V8String(isolate, "Unsupported encoding '" + name + "' (hostloop:fs reads bytes or utf8)")));
+      Reject(info, v8::Exception::TypeError(V8String(
+                       isolate,
+                       "Unsupported encoding '" + name + "' (hostloop:fs reads bytes or utf8)")));
       return;
     }
     text = true;
   }
+  // The most a readFile can return: bytes, a Uint8Array's longest length;
+  // text, the UTF-8 of V8's longest string (at most 3 bytes a UTF-16 unit;
+  // longer input is surely too long) and NewFromUtf8's int length.
+  const std::size_t limit =
+      text ? static_cast<std::size_t>(v8::String::kMaxLength) * 3 : v8::TypedArray::kMaxLength;
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path = std::move(path)] { return ReadFileJob(path); },
-      [text](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+      RuntimeOf(info), [path = std::move(path), limit] { return ReadFileJob(path, limit); },
+      [text, limit](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
         if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
+        auto reject_too_large = [&](std::size_t size) {
+          // node's ERR_FS_FILE_TOO_LARGE, a RangeError.
+          v8::Local<v8::Object> error =
+              v8::Exception::RangeError(
+                  V8String(isolate, "File size (" + std::to_string(size) +
+                                        ") is greater than what readFile can return as " +
+                                        (text ? "a string" : "bytes") + " (" +
+                                        std::to_string(limit) + ")"))
+                  .As<v8::Object>();
+          error
+              ->CreateDataProperty(context, V8Symbol(isolate, "code"),
+                                   V8String(isolate, "ERR_FS_FILE_TOO_LARGE"))
+              .FromMaybe(false);
+          error
+              ->CreateDataProperty(context, V8Symbol(isolate, "path"),
+                                   StringOrUndefined(isolate, result.path))
+              .FromMaybe(false);
+          resolver->Reject(context, error).FromMaybe(false);
+        };
+        if (result.too_large > 0) {
+          reject_too_large(result.too_large);
+          return;
+        }
         v8::Local<v8::Value> value;
         if (text) {
           v8::Local<v8::String> string;
           if (!v8::String::NewFromUtf8(isolate, reinterpret_cast<const char*>(result.data),
                                        v8::NewStringType::kNormal, static_cast<int>(result.size))
                    .ToLocal(&string)) {
-            resolver->Reject(context, v8::Exception::RangeError(V8String(isolate, "file too large for a string"))).FromMaybe(false);
+            reject_too_large(result.size);
             return;
           }
           value = string;
@@ -429,8 +557,9 @@ bool PayloadArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index,
     payload->length = payload->store->ByteLength();
     return true;
   }
-  Reject(info, v8::Exception::TypeError(V8String(
-                   isolate, "The \"data\" argument must be a string, an ArrayBuffer or a view of one")));
+  Reject(info,
+         v8::Exception::TypeError(V8String(
+             isolate, "The \"data\" argument must be a string, an ArrayBuffer or a view of one")));
   return false;
 }
 
@@ -440,7 +569,9 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
   if (!PathArgument(info, 0, &path) || !PayloadArgument(info, 1, &payload)) return;
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info),
-      [path = std::move(path), payload = std::move(payload), append] { return WriteFileJob(path, payload, append); },
+      [path = std::move(path), payload = std::move(payload), append] {
+        return WriteFileJob(path, payload, append);
+      },
       SettleVoid));
 }
 
@@ -458,7 +589,8 @@ void Readdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
         v8::Local<v8::Context> context = runtime->context();
         v8::Local<v8::Array> names = v8::Array::New(isolate, static_cast<int>(result.names.size()));
         for (std::size_t i = 0; i < result.names.size(); ++i) {
-          names->Set(context, static_cast<uint32_t>(i), V8String(isolate, result.names[i])).FromMaybe(false);
+          names->Set(context, static_cast<uint32_t>(i), V8String(isolate, result.names[i]))
+              .FromMaybe(false);
         }
         resolver->Resolve(context, names).FromMaybe(false);
       }));
@@ -523,13 +655,15 @@ void Rm(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!PathArgument(info, 0, &path)) return;
   v8::Local<v8::Value> recursive_option;
   v8::Local<v8::Value> force_option;
-  if (!Option(info, 1, "recursive", &recursive_option) || !Option(info, 1, "force", &force_option)) {
+  if (!Option(info, 1, "recursive", &recursive_option) ||
+      !Option(info, 1, "force", &force_option)) {
     return;
   }
   bool recursive = recursive_option->IsTrue();
   bool force = force_option->IsTrue();
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path = std::move(path), recursive, force] { return RmJob(path, recursive, force); },
+      RuntimeOf(info),
+      [path = std::move(path), recursive, force] { return RmJob(path, recursive, force); },
       SettleVoid));
 }
 
