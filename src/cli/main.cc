@@ -29,20 +29,21 @@ void PrintLoopTrace(const loop::LooperStats& stats) {
   auto ms = [](loop::Duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
   double total = ms(stats.run_time);
   double idle = ms(stats.idle_time);
-  std::fprintf(stderr,
-               "hostloop --trace-loop:\n"
-               "  passes:            %llu\n"
-               "  entries run:       ordered lane %llu, internal lane %llu, fd callbacks %llu\n"
-               "  kernel wakeups:    %llu\n"
-               "  time:              %.3f ms total, %.3f ms running (JS and host), %.3f ms idle\n"
-               "  loop lag:          max %.3f ms, p99 <= %.3f ms, p50 <= %.3f ms (%llu ordered entries)\n",
-               static_cast<unsigned long long>(stats.passes),
-               static_cast<unsigned long long>(stats.ordered_entries),
-               static_cast<unsigned long long>(stats.internal_entries),
-               static_cast<unsigned long long>(stats.fd_callbacks),
-               static_cast<unsigned long long>(stats.kernel_wakeups), total, total - idle, idle,
-               ms(stats.max_lag), ms(stats.LagPercentile(0.99)), ms(stats.LagPercentile(0.5)),
-               static_cast<unsigned long long>(stats.lag_samples));
+  std::fprintf(
+      stderr,
+      "hostloop --trace-loop:\n"
+      "  passes:            %llu\n"
+      "  entries run:       ordered lane %llu, internal lane %llu, fd callbacks %llu\n"
+      "  kernel wakeups:    %llu\n"
+      "  time:              %.3f ms total, %.3f ms running (JS and host), %.3f ms idle\n"
+      "  loop lag:          max %.3f ms, p99 <= %.3f ms, p50 <= %.3f ms (%llu ordered entries)\n",
+      static_cast<unsigned long long>(stats.passes),
+      static_cast<unsigned long long>(stats.ordered_entries),
+      static_cast<unsigned long long>(stats.internal_entries),
+      static_cast<unsigned long long>(stats.fd_callbacks),
+      static_cast<unsigned long long>(stats.kernel_wakeups), total, total - idle, idle,
+      ms(stats.max_lag), ms(stats.LagPercentile(0.99)), ms(stats.LagPercentile(0.5)),
+      static_cast<unsigned long long>(stats.lag_samples));
 }
 
 int Main(int argc, char** argv) {
@@ -110,10 +111,18 @@ int Main(int argc, char** argv) {
       url = runtime::PathToFileUrl(runtime::AbsolutePath(*options.file));
     }
     if (options.trace_loop) looper.value()->set_trace_lag(true);
-    if (runtime->StartMainModule(url, source) && !runtime->stopping()) {
-      looper.value()->Run();
-      runtime->CheckUnsettledMain();
-    }
+    // The main module is evaluated in the loop's first entry (HTML runs a
+    // script as a task): what it schedules takes its turn as it would from
+    // any task (timers in a later pass, V8's tasks in this pass's internal
+    // lane), not all of it in one first pass before anything else.
+    bool started = false;
+    loop::Looper* main_looper = looper.value().get();
+    main_looper->Post([&] {
+      started = runtime->StartMainModule(url, source);
+      if (!started) main_looper->Quit();
+    });
+    main_looper->Run();
+    if (started && !runtime->stopping()) runtime->CheckUnsettledMain();
     if (options.trace_loop) PrintLoopTrace(looper.value()->stats());
     exit_code = runtime->exit_code();
     runtime.reset();

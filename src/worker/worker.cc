@@ -163,12 +163,18 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     }
     if (!terminated) {
       params_.worker_end->Attach(this, params_.worker_loop);
-      bool started = params_.info.type == "module"
-                         ? runtime->StartMainModule(params_.url, std::nullopt)
-                         : runtime->StartClassicScript(params_.url);
-      if ((started || runtime->main_state() != Runtime::MainState::kNotStarted) && !closing_) {
-        looper->Run();
-      }
+      // The entry script runs in the loop's first entry, as on main
+      // (src/cli/main.cc): what it schedules takes its turn as from a task.
+      loop::Looper* worker_looper = looper.get();
+      worker_looper->Post([&] {
+        bool started = params_.info.type == "module"
+                           ? runtime->StartMainModule(params_.url, std::nullopt)
+                           : runtime->StartClassicScript(params_.url);
+        if ((!started && runtime->main_state() == Runtime::MainState::kNotStarted) || closing_) {
+          worker_looper->Quit();
+        }
+      });
+      worker_looper->Run();
     }
     {
       base::MutexLock lock(params_.shared->mutex);
