@@ -46,7 +46,8 @@ base::Result<void> V8Process::Initialize(const char* argv0,
         if (!unknown.empty()) unknown += ", ";
         unknown += argv[i];
       }
-      return base::Error{0, "unknown V8 flag: " + unknown};
+      // (V8 leaves a known flag with a bad value too, after printing why.)
+      return base::Error{0, "unknown V8 flag or bad flag value: " + unknown};
     }
   }
   v8::V8::InitializeICUDefaultLocation(argv0);
