@@ -175,6 +175,31 @@ def pipe_await_declaration(hostloop: str) -> None:
         raise Failure("unexpected stderr\n" + show(result))
 
 
+def pipe_await_statements(hostloop: str) -> None:
+    """Inputs evaluate in V8's REPL mode: the completion value of an input
+    with await that is not one expression (it printed undefined), destructuring
+    declarations with await (they were not kept), let redeclared by a later
+    input, a promise as the value shown rather than awaited, and error
+    positions at the input's own line (the async wrapper shifted them)."""
+    result = run_piped(hostloop, [
+        "await 1; 6",
+        "1; await 2",
+        "let a = await 3; a",
+        "const {b, c: [d]} = await Promise.resolve({b: 4, c: [5]})",
+        "b + d",
+        "let a = 'redeclared'",
+        "a",
+        "Promise.resolve(7)",
+        "({'.repl_result': 8})",
+        "if (true) {",
+        "  await null; throw new Error('line two') }",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["6", "2", "3", "9", "'redeclared'", "Promise { 7 }",
+                                 "{ '.repl_result': 8 }"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Uncaught Error: line two\n\s+at \S*:2:\d+", re.M)], "stderr", result)
+
+
 def pipe_exception_continues(hostloop: str) -> None:
     result = run_piped(hostloop, [
         "throw new Error('boom')",
@@ -283,6 +308,7 @@ PIPE_CASES = [
     ("pipe: a timer fires during a pending top-level await; the next line waits", pipe_timer_then_await),
     ("pipe: multi-line input (function, template, object literal)", pipe_multiline_function),
     ("pipe: declarations with top-level await persist (const x = await ...; x + 1)", pipe_await_declaration),
+    ("pipe: REPL mode: completion values, destructuring with await, redeclared let", pipe_await_statements),
     ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
     ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
     ("pipe: .exit ends at once (stdin open, a pending timer never prints)", pipe_exit_at_once),

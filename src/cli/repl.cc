@@ -10,11 +10,21 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <regex>
-#include <set>
 #include <string>
 
 #include "runtime/v8_util.h"
+
+// V8's REPL mode (what DevTools' console and deno's REPL use, through the
+// inspector's Runtime.evaluate with replMode): top-level await, let/const
+// that later inputs can redeclare, and the completion value as the value of
+// the promise it returns. libnode exports this function of V8's debug
+// interface (src/debug/debug-interface.h, not among the public headers), so
+// it is declared here with V8 10.2's signature (CMake pins V8 10).
+namespace v8::debug {
+enum class EvaluateGlobalMode { kDefault, kDisableBreaks, kDisableBreaksAndThrowOnSideEffect };
+v8::MaybeLocal<v8::Value> EvaluateGlobal(v8::Isolate* isolate, v8::Local<v8::String> source,
+                                         EvaluateGlobalMode mode, bool repl_mode);
+}  // namespace v8::debug
 
 namespace hostloop::cli {
 namespace {
@@ -57,12 +67,15 @@ bool Repl::Start() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &action, nullptr);
-  auto signal_watch = looper_->WatchFd(signal_read_.Get(), EPOLLIN, [this](uint32_t) {
-    char bytes[64];
-    while (::read(signal_read_.Get(), bytes, sizeof bytes) > 0) {
-    }
-    OnInterrupt();
-  }, loop::Liveness::kWeak);
+  auto signal_watch = looper_->WatchFd(
+      signal_read_.Get(), EPOLLIN,
+      [this](uint32_t) {
+        char bytes[64];
+        while (::read(signal_read_.Get(), bytes, sizeof bytes) > 0) {
+        }
+        OnInterrupt();
+      },
+      loop::Liveness::kWeak);
   if (!signal_watch.ok()) return false;
   signal_watch_ = signal_watch.value();
 
@@ -252,98 +265,74 @@ bool Repl::Evaluate(const std::string& source) {
   v8::Isolate* isolate = runtime_->isolate();
   v8::HandleScope scope(isolate);
   v8::Local<v8::Context> context = runtime_->context();
-  ++input_count_;
-  v8::ScriptOrigin origin(isolate, runtime::V8String(isolate, "REPL" + std::to_string(input_count_)));
-  v8::Local<v8::Script> script;
+  v8::Local<v8::Value> result;
   {
     v8::TryCatch try_catch(isolate);
-    if (!v8::Script::Compile(context, runtime::V8String(isolate, source), &origin).ToLocal(&script)) {
+    if (!v8::debug::EvaluateGlobal(isolate, runtime::V8String(isolate, source),
+                                   v8::debug::EvaluateGlobalMode::kDefault, /*repl_mode=*/true)
+             .ToLocal(&result)) {
+      // Only compiling throws here (running settles the promise): a syntax
+      // error at the end of the input means it goes on on the next line.
       if (try_catch.HasTerminated()) return true;
       v8::Local<v8::Message> message = try_catch.Message();
       std::string text = message.IsEmpty() ? "" : runtime::StdString(isolate, message->Get());
       std::size_t end = source.find_last_not_of(" \t\r\n") + 1;
-      bool at_end = !message.IsEmpty() && static_cast<std::size_t>(message->GetStartPosition()) >= end;
+      bool at_end =
+          !message.IsEmpty() && static_cast<std::size_t>(message->GetStartPosition()) >= end;
       if (text.find("Unexpected end of input") != std::string::npos ||
           text.find("Unterminated template") != std::string::npos || at_end) {
-        --input_count_;
         return false;  // incomplete: wait for more lines
       }
-      if (source.find("await") != std::string::npos && EvaluateAsync(source)) return true;
       PrintException(try_catch.Exception(), message);
       return true;
     }
   }
-  v8::TryCatch try_catch(isolate);
-  v8::Local<v8::Value> result;
-  if (!script->Run(context).ToLocal(&result)) {
-    if (!try_catch.HasTerminated()) PrintException(try_catch.Exception(), try_catch.Message());
+  if (!result->IsPromise()) {
+    PrintValue(result);
     return true;
   }
-  PrintValue(result);
+  // The input's promise: its completion value, or what it threw. The next
+  // input waits for it (typeahead included).
+  busy_ = true;
+  v8::Local<v8::External> self = v8::External::New(isolate, this);
+  auto fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+    static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(true, info[0]);
+  };
+  auto rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+    static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(false, info[0]);
+  };
+  if (!runtime::ThenNative(context, result.As<v8::Promise>(), fulfilled, rejected, self)) {
+    busy_ = false;
+    return true;
+  }
+  // An input without a pending await settles in the microtasks that follow
+  // it (run now rather than after this entry): its result prints before the
+  // next prompt.
+  isolate->PerformMicrotaskCheckpoint();
   return true;
-}
-
-// Top-level await: the input runs inside an async function. An expression
-// keeps its value; `const|let|var NAME = ...` at the start of a line becomes a
-// global (var NAME outside, NAME = ... inside) so later inputs can use it.
-bool Repl::EvaluateAsync(const std::string& source) {
-  v8::Isolate* isolate = runtime_->isolate();
-  v8::Local<v8::Context> context = runtime_->context();
-  static const std::regex kDeclaration(R"((^|\n)([ \t]*)(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=)");
-  std::set<std::string> names;
-  for (auto it = std::sregex_iterator(source.begin(), source.end(), kDeclaration);
-       it != std::sregex_iterator(); ++it) {
-    names.insert((*it)[3].str());
-  }
-  std::string statements = std::regex_replace(source, kDeclaration, "$1$2$3 =");
-  std::string hoisted;
-  for (const std::string& name : names) hoisted += "var " + name + "; ";
-  std::vector<std::string> candidates;
-  if (names.empty()) candidates.push_back("(async () => (\n" + source + "\n))()");
-  candidates.push_back(hoisted + "(async () => {\n" + statements + "\n})()");
-  for (const std::string& candidate : candidates) {
-    v8::TryCatch try_catch(isolate);
-    v8::ScriptOrigin origin(isolate,
-                            runtime::V8String(isolate, "REPL" + std::to_string(input_count_)));
-    v8::Local<v8::Script> script;
-    if (!v8::Script::Compile(context, runtime::V8String(isolate, candidate), &origin).ToLocal(&script)) {
-      continue;
-    }
-    v8::Local<v8::Value> result;
-    if (!script->Run(context).ToLocal(&result)) {
-      if (!try_catch.HasTerminated()) PrintException(try_catch.Exception(), try_catch.Message());
-      return true;
-    }
-    if (!result->IsPromise()) {
-      PrintValue(result);
-      return true;
-    }
-    busy_ = true;
-    v8::Local<v8::External> self = v8::External::New(isolate, this);
-    auto fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-      static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(true, info[0]);
-    };
-    auto rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-      static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(false, info[0]);
-    };
-    if (!runtime::ThenNative(context, result.As<v8::Promise>(), fulfilled, rejected, self)) {
-      busy_ = false;
-    }
-    return true;
-  }
-  return false;
 }
 
 void Repl::OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value) {
   busy_ = false;
   if (exited_) return;
   if (fulfilled) {
+    // REPL mode wraps the completion value ({'.repl_result': value}), so
+    // that a promise as the value is shown, not adopted.
+    v8::Isolate* isolate = runtime_->isolate();
+    v8::Local<v8::Context> context = runtime_->context();
+    v8::Local<v8::String> key = runtime::V8Symbol(isolate, ".repl_result");
+    if (value->IsObject() &&
+        value.As<v8::Object>()->HasOwnProperty(context, key).FromMaybe(false)) {
+      value = value.As<v8::Object>()->Get(context, key).FromMaybe(value);
+    }
     PrintValue(value);
   } else {
     PrintException(value, v8::Exception::CreateMessage(runtime_->isolate(), value));
   }
   ShowPrompt();
-  ResumeInput();
+  // Input was paused only if the result took longer than the input's own
+  // entry (OnReadlineLine resumes it otherwise).
+  if (stdin_watch_ == 0) ResumeInput();
   ProcessQueuedLines();
 }
 

@@ -5,10 +5,10 @@
 // callback API reads one character per readable event, which is what an
 // event loop needs); piped input is read line by line, so it is scriptable.
 //
-// Each input is evaluated as a classic script in the global scope; an input
-// that ends early ("function f() {") continues on the next line; an input
-// using top-level `await` is run in an async wrapper (declarations it makes
-// become globals) and the REPL waits for it before the next input. Results
+// Each input is evaluated in V8's REPL mode, a script in the global scope
+// with top-level `await` whose declarations later inputs see (and may
+// redeclare); an input that ends early ("function f() {") continues on the
+// next line; the REPL waits for an input's promise before the next. Results
 // print like console.log; errors print as "Uncaught ..." and the REPL goes on.
 // `.exit` and Ctrl-D exit; Ctrl-C clears the current input, and a second
 // Ctrl-C on an empty line exits, as in node.
@@ -44,7 +44,6 @@ class Repl {
   void ProcessQueuedLines();
   // Returns false when the input is incomplete (needs more lines).
   bool Evaluate(const std::string& source);
-  bool EvaluateAsync(const std::string& source);
   void OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value);
   void PrintValue(v8::Local<v8::Value> value);
   void PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
@@ -59,13 +58,12 @@ class Repl {
   loop::Looper::WatchId stdin_watch_ = 0;
   loop::Looper::WatchId signal_watch_ = 0;
   base::UniqueFd signal_read_;
-  std::string partial_;        // bytes of an unfinished line (piped input)
-  std::string buffer_;         // an incomplete input, lines so far
+  std::string partial_;             // bytes of an unfinished line (piped input)
+  std::string buffer_;              // an incomplete input, lines so far
   std::deque<std::string> queued_;  // lines waiting while an await runs
-  bool busy_ = false;          // a top-level await is pending
+  bool busy_ = false;               // a top-level await is pending
   bool eof_ = false;
   bool interrupted_once_ = false;
-  int input_count_ = 0;
   bool exited_ = false;
   bool at_prompt_ = false;  // the prompt is on screen, waiting for input
 };
