@@ -200,6 +200,19 @@ def pipe_await_statements(hostloop: str) -> None:
     expect_in_order(result.err, [re.compile(r"^Uncaught Error: line two\n\s+at \S*:2:\d+", re.M)], "stderr", result)
 
 
+def pipe_rejection_before_eof(hostloop: str) -> None:
+    """An unhandled rejection from the last inputs is reported before the
+    session ends at EOF (its report is a task; EOF used to end the loop
+    first, and the rejection went unreported)."""
+    result = run_piped(hostloop, [
+        "Promise.reject(new Error('last words')); 'value'",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["'value'"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Uncaught \(in promise\) Error: last words$", re.M)],
+                    "stderr", result)
+
+
 def pipe_exception_continues(hostloop: str) -> None:
     result = run_piped(hostloop, [
         "throw new Error('boom')",
@@ -309,6 +322,7 @@ PIPE_CASES = [
     ("pipe: multi-line input (function, template, object literal)", pipe_multiline_function),
     ("pipe: declarations with top-level await persist (const x = await ...; x + 1)", pipe_await_declaration),
     ("pipe: REPL mode: completion values, destructuring with await, redeclared let", pipe_await_statements),
+    ("pipe: an unhandled rejection from the last input is reported before EOF ends it", pipe_rejection_before_eof),
     ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
     ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
     ("pipe: .exit ends at once (stdin open, a pending timer never prints)", pipe_exit_at_once),

@@ -178,7 +178,7 @@ void Repl::OnStdinReadable() {
       if (stdin_watch_ != 0) looper_->UnwatchFd(stdin_watch_);
       stdin_watch_ = 0;
       if (!partial_.empty()) HandleLine(std::exchange(partial_, {}));
-      if (!busy_ && queued_.empty()) Exit();
+      if (!busy_ && queued_.empty()) ExitAfterQueuedWork();
       return;
     }
     partial_.append(chunk, static_cast<std::size_t>(n));
@@ -255,7 +255,7 @@ void Repl::ProcessQueuedLines() {
     queued_.pop_front();
     HandleLine(std::move(line));
   }
-  if (eof_ && !busy_ && queued_.empty() && !exited_) Exit();
+  if (eof_ && !busy_ && queued_.empty() && !exited_) ExitAfterQueuedWork();
 }
 
 void Repl::ShowPrompt() { runtime_->FlushOutput(); }
@@ -351,6 +351,15 @@ void Repl::PrintValue(v8::Local<v8::Value> value) {
 
 void Repl::PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
   runtime_->PrintError(exception, message, "Uncaught", /*source_context=*/false);
+}
+
+// End of input: the tasks the last inputs queued still run (an unhandled
+// rejection's report is one, queued by the checkpoint after this entry: so
+// the exit waits two hops of the ordered lane), later timers do not.
+void Repl::ExitAfterQueuedWork() {
+  if (exit_posted_ || exited_) return;
+  exit_posted_ = true;
+  looper_->Post([this] { looper_->Post([this] { Exit(); }); });
 }
 
 void Repl::Exit() {

@@ -51,6 +51,7 @@ class Repl {
   void ResumeInput();
   void ReinstallHandler(const char* prompt);
   void Exit();
+  void ExitAfterQueuedWork();
 
   runtime::Runtime* const runtime_;
   loop::Looper* const looper_;
@@ -65,6 +66,7 @@ class Repl {
   bool eof_ = false;
   bool interrupted_once_ = false;
   bool exited_ = false;
+  bool exit_posted_ = false;
   bool at_prompt_ = false;  // the prompt is on screen, waiting for input
 };
 
