@@ -38,16 +38,37 @@ bool BytesOf(v8::Local<v8::Value> value, const uint8_t** data, std::size_t* size
 }
 
 // Length of the longest prefix of `data` that ends on a sequence boundary:
-// a trailing lead byte with too few continuation bytes is held back for the
-// next streaming call.
+// a trailing lead byte followed by fewer continuation bytes than it needs is
+// held back for the next streaming call, but only while what follows it is
+// a valid start of its sequence (E0 needs A0-BF next, ED 80-9F, F0 90-BF,
+// F4 80-8F): an invalid one is an error now, as the Encoding standard's
+// decoder reports it, not one call later.
 std::size_t CompletePrefix(const uint8_t* data, std::size_t size) {
   std::size_t back = 0;
   while (back < 3 && back < size && (data[size - 1 - back] & 0xC0) == 0x80) ++back;
   if (back == size) return size;
-  uint8_t lead = data[size - 1 - back];
-  std::size_t need = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 1;
-  if (lead < 0xC2 || need == 1) return size;
-  return back + 1 < need ? size - 1 - back : size;
+  const uint8_t lead = data[size - 1 - back];
+  std::size_t need;
+  uint8_t lower = 0x80, upper = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    need = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    need = 3;
+    if (lead == 0xE0) lower = 0xA0;
+    if (lead == 0xED) upper = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    need = 4;
+    if (lead == 0xF0) lower = 0x90;
+    if (lead == 0xF4) upper = 0x8F;
+  } else {
+    return size;  // not a lead byte: nothing to wait for
+  }
+  if (back + 1 >= need) return size;  // complete
+  if (back > 0) {
+    const uint8_t second = data[size - back];
+    if (second < lower || second > upper) return size;
+  }
+  return size - 1 - back;
 }
 
 // Strict UTF-8 (the Encoding standard's decoder without replacement).

@@ -108,3 +108,31 @@ await test('atob and btoa (forgiving-base64)', () => {
   assertEquals(atob(btoa(binary)), binary);
   assert(Object.getOwnPropertyDescriptor(globalThis, 'atob').enumerable, 'atob is enumerable');
 });
+
+await test('streaming UTF-8: an invalid sequence start is an error at once, not held back', () => {
+  const codes = (text) => [...text].map((c) => c.codePointAt(0));
+  for (const [bytes, now] of [
+    [[0x61, 0xE0, 0x80], [0x61, 0xFFFD, 0xFFFD]],  // E0 needs A0-BF next
+    [[0x61, 0xED, 0xA0], [0x61, 0xFFFD, 0xFFFD]],  // ED needs 80-9F
+    [[0x61, 0xF0, 0x80], [0x61, 0xFFFD, 0xFFFD]],  // F0 needs 90-BF
+    [[0x61, 0xF4, 0x90], [0x61, 0xFFFD, 0xFFFD]],  // F4 needs 80-8F
+    [[0x61, 0xFF], [0x61, 0xFFFD]],
+    [[0x61, 0xE0, 0xA0], [0x61]],                  // a valid start waits
+  ]) {
+    const decoder = new TextDecoder();
+    assertEquals(codes(decoder.decode(new Uint8Array(bytes), { stream: true })), now, bytes.join(','));
+  }
+  const decoder = new TextDecoder();
+  decoder.decode(new Uint8Array([0xE0, 0xA0]), { stream: true });
+  assertEquals(decoder.decode(new Uint8Array([0x80])), '\u0800');
+});
+
+await test('TextDecoder labels trim ASCII whitespace only; options are dictionaries', () => {
+  assertEquals(new TextDecoder(' \t\n\f\rUTF-8 ').encoding, 'utf-8');
+  assertThrows(() => new TextDecoder('utf-8\u00a0'), RangeError);
+  assertThrows(() => new TextDecoder('\u2028utf-8'), RangeError);
+  assertThrows(() => new TextDecoder('utf-8', 5), TypeError);
+  assertEquals(new TextDecoder('utf-8', null).fatal, false);
+  assertEquals(new TextDecoder('utf-8', { fatal: 1, ignoreBOM: 'yes' }).ignoreBOM, true);
+  assertThrows(() => new TextDecoder().decode(new Uint8Array(1), 5), TypeError);
+});

@@ -26,6 +26,15 @@ const kLabels = new Map([
 // WebIDL "get a copy of the bytes held by the buffer source": a detached
 // buffer (or a view on one) holds no bytes, which decode as "" (making a
 // view on it threw).
+function trimAsciiWhitespace(text) {
+  let start = 0;
+  let end = text.length;
+  const isSpace = (c) => c === 0x09 || c === 0x0A || c === 0x0C || c === 0x0D || c === 0x20;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
 function bytesOf(input) {
   // The bytes from the internal slots ([[ViewedArrayBuffer]], [[ByteOffset]],
   // [[ByteLength]]): redefined byteOffset/byteLength/buffer properties and
@@ -75,20 +84,31 @@ class TextDecoder {
   #pending = null;      // bytes of an incomplete sequence (streaming)
   #bomSeen = false;
   constructor(label = 'utf-8', options = undefined) {
-    const name = kLabels.get(`${label}`.trim().toLowerCase());
+    // https://encoding.spec.whatwg.org/#concept-encoding-get: ASCII
+    // whitespace around the label goes (not other Unicode spaces).
+    const name = kLabels.get(trimAsciiWhitespace(`${label}`).toLowerCase());
     if (name === undefined) {
       throw new RangeError(`Failed to construct 'TextDecoder': The encoding label provided ('${label}') is invalid.`);
     }
     this.#encoding = name;
-    this.#fatal = Boolean(options?.fatal);
-    this.#ignoreBOM = Boolean(options?.ignoreBOM);
+    // TextDecoderOptions, a WebIDL dictionary: members in order, converted
+    // as read; a non-object is a TypeError.
+    if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+      throw new TypeError("Failed to construct 'TextDecoder': The provided value is not of type 'TextDecoderOptions'.");
+    }
+    this.#fatal = options == null ? false : Boolean(options.fatal);
+    this.#ignoreBOM = options == null ? false : Boolean(options.ignoreBOM);
   }
   get encoding() { return this.#encoding; }
   get fatal() { return this.#fatal; }
   get ignoreBOM() { return this.#ignoreBOM; }
   decode(input = undefined, options = undefined) {
-    const stream = Boolean(options?.stream);
+    // The arguments convert in order: the buffer, then TextDecodeOptions.
     let bytes = input === undefined ? new Uint8ArrayCtor(0) : bytesOf(input);
+    if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+      throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The provided value is not of type 'TextDecodeOptions'.");
+    }
+    const stream = options == null ? false : Boolean(options.stream);
     if (this.#pending !== null) {
       const joined = new Uint8ArrayCtor(this.#pending.length + bytes.length);
       joined.set(this.#pending);
