@@ -482,6 +482,40 @@ const p = readFile('/etc/hostname', { encoding: Symbol('x') });
 console.log(p instanceof Promise);
 await p.catch((e) => console.log('rejected', e.constructor.name));
 """], exit=0, stdout_exact="true\nrejected TypeError\n", stderr_exact=""),
+    # ---- console: never an exception out of console.log; web objects show state ----
+    Case("console.log of values that throw while formatted prints the rest, never throws", ["-e", """
+const e = new Error('boom');
+Object.defineProperty(e, 'stack', { get() { throw new Error('stack getter'); } });
+console.log('err:', e);
+console.log('obj:', Object.create(new Proxy({}, { getPrototypeOf() { throw new Error('gp'); }, get() { throw new Error('trap'); } })));
+console.log({ get [Symbol.toStringTag]() { throw new Error('tag getter'); } }, 'after');
+const iterator = Array.prototype[Symbol.iterator];
+Array.prototype[Symbol.iterator] = function* () { yield 'HACK'; };
+console.log('hello', 42);
+Array.prototype[Symbol.iterator] = iterator;
+console.clear();
+console.log('the end');
+"""], exit=0, stdout_exact="err: [value could not be formatted: Error: stack getter]\n"
+                             "obj: [value could not be formatted: Error: trap]\n"
+                             "[value could not be formatted: Error: tag getter] after\n"
+                             "hello 42\nthe end\n", stderr_exact=""),
+    Case("console.log shows the state of events, signals, controllers and codecs", ["-e", """
+const controller = new AbortController();
+console.log(controller);
+controller.abort('why');
+console.log(controller.signal);
+console.log(new CustomEvent('ping', { detail: { id: 7 }, cancelable: true }));
+console.log(new MessageEvent('message', { data: [1, 2] }));
+console.log(new TextDecoder('utf-16le', { fatal: true }), new TextEncoder());
+console.log(Object.create(Event.prototype));
+"""], exit=0, stdout=["AbortController { signal: AbortSignal { aborted: false } }\n",
+                      "AbortSignal { aborted: true, reason: 'why' }\n",
+                      R(r"^CustomEvent \{\n  type: 'ping',\n  defaultPrevented: false,\n  cancelable: true,\n"
+                        r"  timeStamp: [\d.]+,\n  detail: \{ id: 7 \}\n\}$"),
+                      R(r"^  data: \[ 1, 2 \],$"),
+                      "TextDecoder { encoding: 'utf-16le', fatal: true, ignoreBOM: false } "
+                      "TextEncoder { encoding: 'utf-8' }\n",
+                      "Event {}\n"], stderr_exact=""),
 ]
 
 

@@ -4,6 +4,8 @@
 // there must not crash the process.
 #include "runtime/host_bindings.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <span>
 #include <string>
@@ -148,6 +150,12 @@ void PrintUncaught(const FunctionCallbackInfo<Value>& info) {
 // its policy deferred.
 void ApplyUncaughtPolicy(const FunctionCallbackInfo<Value>& info) {
   RuntimeOf(info)->ApplyUncaughtPolicy();
+}
+
+// isatty(fd) -> boolean: whether stdout (1) or stderr (2) is a terminal.
+void IsATty(const FunctionCallbackInfo<Value>& info) {
+  const int fd = info.Length() > 0 && info[0]->IsInt32() ? info[0].As<v8::Int32>()->Value() : -1;
+  info.GetReturnValue().Set((fd == 1 || fd == 2) && ::isatty(fd) == 1);
 }
 
 bool IsInternalScript(v8::Isolate* isolate, Local<Value> name) {
@@ -303,6 +311,7 @@ void InitiatingScriptUrl(const FunctionCallbackInfo<Value>& info) {
 
 const HostFunction kHostFunctions[] = {
     {"print", Print},
+    {"isatty", IsATty},
     {"now", Now},
     {"getPromiseState", GetPromiseState},
     {"getProxyTarget", GetProxyTarget},

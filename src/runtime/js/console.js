@@ -72,7 +72,38 @@ function emitWarning(message) {
   write(STDERR, `(hostloop) Warning: ${message}`);
 }
 
-const formatArgs = (args) => ReflectApply(formatWithOptions, undefined, [undefined, ...args]);
+const formatArgsUnguarded = internals.formatArgs;
+
+// What a value that cannot be formatted shows instead (a getter or Proxy
+// trap that throws, a built-in the program replaced): never an exception
+// out of console.log, and never nothing.
+function describeFailure(error) {
+  try {
+    if (typeof error === 'object' && error !== null) return `${error.name}: ${error.message}`;
+    return `${error}`;
+  } catch {
+    return 'unknown error';
+  }
+}
+
+function formatArgs(args) {
+  try {
+    return formatArgsUnguarded(undefined, args);
+  } catch {
+    // Each argument on its own, so the others still print.
+    let text = '';
+    for (let i = 0; i < args.length; i++) {
+      let piece;
+      try {
+        piece = typeof args[i] === 'string' ? args[i] : inspect(args[i]);
+      } catch (error) {
+        piece = `[value could not be formatted: ${describeFailure(error)}]`;
+      }
+      text = i === 0 ? piece : `${text} ${piece}`;
+    }
+    return text;
+  }
+}
 
 function writeLog(args) {
   write(STDOUT, formatArgs(args));
@@ -345,6 +376,16 @@ const console = {
       return;
     }
     writeLog([buildTable(tabularData, properties)]);
+  },
+  // https://console.spec.whatwg.org/#clear: clears a terminal (as node and
+  // the `clear` command do); nothing when stdout is not one.
+  clear() {
+    if (!host.isatty(STDOUT)) return;
+    try {
+      host.print('\x1b[1;1H\x1b[0J', STDOUT);  // cursor home, clear the screen below
+    } catch {
+      // (as write(): failures of the stream are ignored)
+    }
   },
   // Inspector-only methods: accepted and ignored, as in node without an
   // inspector attached.

@@ -197,6 +197,7 @@ function decodeUtf16le(bytes, fatal, stream) {
 }
 
 for (const [ctor, getters] of [[TextEncoder, ['encoding']], [TextDecoder, ['encoding', 'fatal', 'ignoreBOM']]]) {
+  internals.defineInspect(ctor, getters);
   ObjectDefineProperty(ctor.prototype, Symbol.toStringTag, { value: ctor.name, configurable: true });
   for (const name of getters) {
     const descriptor = Object.getOwnPropertyDescriptor(ctor.prototype, name);

@@ -45,6 +45,9 @@ const ObjectDefineProperty = Object.defineProperty;
 const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const ObjectSetPrototypeOf = Object.setPrototypeOf;
 const ObjectCreate = Object.create;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
+const ArrayPrototypeIncludes = uncurryThis(Array.prototype.includes);
+const NumberIsInteger = Number.isInteger;
 const ObjectFreeze = Object.freeze;
 const MathTrunc = Math.trunc;
 const SymbolIterator = Symbol.iterator;
@@ -242,6 +245,50 @@ function exposeInterface(ctor, name, constants) {
   });
   ObjectDefineProperty(global, name, { value: ctor, writable: true, enumerable: false, configurable: true });
 }
+
+// How console.log shows an instance of a web interface, as node does for
+// its own: `Name { field: value, ... }`, the fields read through the
+// interface's getters as they were at startup (`omitIfUndefined` fields only
+// when set). Anything that is not such an instance (the prototype itself, a
+// forgery) is formatted as a plain object.
+const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+function defineInspect(ctor, fieldNames, omitIfUndefined = []) {
+  const getters = [];
+  for (let i = 0; i < fieldNames.length; i++) {
+    let holder = ctor.prototype;
+    let descriptor;
+    while (holder !== null && (descriptor = ObjectGetOwnPropertyDescriptor(holder, fieldNames[i])) === undefined) {
+      holder = ObjectGetPrototypeOf(holder);
+    }
+    getters[i] = descriptor.get;
+  }
+  const inspectInstance = function (depth, options, inspect) {
+    const record = {};
+    try {
+      for (let i = 0; i < getters.length; i++) {
+        const value = ReflectApply(getters[i], this, []);
+        if (value === undefined && ArrayPrototypeIncludes(omitIfUndefined, fieldNames[i])) continue;
+        ObjectDefineProperty(record, fieldNames[i], { value, writable: true, enumerable: true, configurable: true });
+      }
+    } catch {
+      return this;
+    }
+    let name = ctor.name;
+    try {
+      const own = this.constructor;
+      if (typeof own === 'function' && typeof own.name === 'string' && own.name !== '') name = own.name;
+    } catch {
+      // the interface's name
+    }
+    if (depth < 0) return name;
+    const nested = { ...options, depth: NumberIsInteger(options.depth) ? options.depth - 1 : options.depth };
+    return `${name} ${inspect(record, nested)}`;
+  };
+  ObjectDefineProperty(ctor.prototype, customInspectSymbol, {
+    value: inspectInstance, writable: true, enumerable: false, configurable: true,
+  });
+}
+internals.defineInspect = defineInspect;
 
 function setFunctionName(fn, name) {
   ObjectDefineProperty(fn, 'name', { value: name, writable: false, enumerable: false, configurable: true });
@@ -610,6 +657,7 @@ const eventConstants = [
   ['BUBBLING_PHASE', BUBBLING_PHASE],
 ];
 exposeInterface(Event, 'Event', eventConstants);
+defineInspect(Event, ['type', 'defaultPrevented', 'cancelable', 'timeStamp']);
 
 // ---------------------------------------------------------------------------
 // CustomEvent: https://dom.spec.whatwg.org/#interface-customevent
@@ -661,6 +709,7 @@ class CustomEvent extends Event {
 }
 
 exposeInterface(CustomEvent, 'CustomEvent');
+defineInspect(CustomEvent, ['type', 'defaultPrevented', 'cancelable', 'timeStamp', 'detail']);
 
 // ---------------------------------------------------------------------------
 // ErrorEvent: https://html.spec.whatwg.org/multipage/webappapis.html#errorevent
@@ -724,6 +773,7 @@ class ErrorEvent extends Event {
 }
 
 exposeInterface(ErrorEvent, 'ErrorEvent');
+defineInspect(ErrorEvent, ['type', 'defaultPrevented', 'cancelable', 'timeStamp', 'message', 'filename', 'lineno', 'colno', 'error']);
 
 // ---------------------------------------------------------------------------
 // PromiseRejectionEvent:
@@ -776,6 +826,7 @@ class PromiseRejectionEvent extends Event {
 }
 
 exposeInterface(PromiseRejectionEvent, 'PromiseRejectionEvent');
+defineInspect(PromiseRejectionEvent, ['type', 'defaultPrevented', 'cancelable', 'timeStamp', 'promise', 'reason']);
 
 // ---------------------------------------------------------------------------
 // MessageEvent: https://html.spec.whatwg.org/multipage/comms.html#messageevent
@@ -922,6 +973,7 @@ class MessageEvent extends Event {
 }
 
 exposeInterface(MessageEvent, 'MessageEvent');
+defineInspect(MessageEvent, ['type', 'defaultPrevented', 'cancelable', 'timeStamp', 'data', 'origin', 'lastEventId', 'source', 'ports']);
 
 // ---------------------------------------------------------------------------
 // EventTarget: https://dom.spec.whatwg.org/#interface-eventtarget
@@ -1553,6 +1605,7 @@ defineEventHandler(AbortSignal.prototype, 'abort', {
   brandCheck: (value) => WeakMapPrototypeHas(signalStates, value),
 });
 exposeInterface(AbortSignal, 'AbortSignal');
+defineInspect(AbortSignal, ['aborted', 'reason'], ['reason']);
 
 const AbortSignalPrototype = AbortSignal.prototype;
 
@@ -1811,6 +1864,7 @@ class AbortController {
 }
 
 exposeInterface(AbortController, 'AbortController');
+defineInspect(AbortController, ['signal']);
 
 // ---------------------------------------------------------------------------
 // Firing events from the host

@@ -1842,4 +1842,7 @@ function format(...args) {
 internals.inspect = inspect;
 internals.format = format;
 internals.formatWithOptions = formatWithOptions;
+// internals.formatArgs(inspectOptions, argsArray) -> string: format() over an
+// array (no spread through the user-replaceable array iterator).
+internals.formatArgs = formatArgs;
 internals.getStringWidth = getStringWidth;

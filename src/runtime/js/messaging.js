@@ -174,6 +174,7 @@ class MessageChannel {
   }
 }
 ObjectDefineProperty(MessageChannel.prototype, Symbol.toStringTag, { value: 'MessageChannel', configurable: true });
+internals.defineInspect(MessageChannel, ['port1', 'port2']);
 for (const name of ['port1', 'port2']) {
   const descriptor = Object.getOwnPropertyDescriptor(MessageChannel.prototype, name);
   descriptor.enumerable = true;

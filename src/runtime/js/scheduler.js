@@ -283,4 +283,7 @@ for (const [name, value] of [['Scheduler', Scheduler], ['TaskController', TaskCo
   ['TaskPriorityChangeEvent', TaskPriorityChangeEvent]]) {
   internals.exposeInterface(value, name);
 }
+internals.defineInspect(TaskSignal, ['aborted', 'reason', 'priority'], ['reason']);
+internals.defineInspect(TaskPriorityChangeEvent,
+  ['type', 'defaultPrevented', 'cancelable', 'timeStamp', 'previousPriority']);
 ObjectDefineProperty(global, 'scheduler', { value: scheduler, writable: true, configurable: true, enumerable: true });
