@@ -55,6 +55,11 @@
 //    approximation of East Asian width instead of ICU.
 //  - Node's few node-only value kinds (Buffer, KeyObject, external values,
 //    ...) are not special-cased.
+//  - Web interfaces print their state through the custom-inspect hook that
+//    events.js's defineInspect installs (`Event { type: ..., ... }`, as
+//    node); Event subclasses add their own fields (a MessageEvent's data,
+//    a CustomEvent's detail), and an aborted AbortSignal its reason, which
+//    node leaves out.
 
 const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
