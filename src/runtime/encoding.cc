@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "runtime/v8_util.h"
 
@@ -43,30 +44,35 @@ bool BytesOf(v8::Local<v8::Value> value, const uint8_t** data, std::size_t* size
 // a valid start of its sequence (E0 needs A0-BF next, ED 80-9F, F0 90-BF,
 // F4 80-8F): an invalid one is an error now, as the Encoding standard's
 // decoder reports it, not one call later.
+// A UTF-8 lead byte (the Encoding standard's decoder): how many
+// continuation bytes follow it, and the range of the first of them.
+struct Utf8Lead {
+  std::size_t continuations;
+  uint8_t lower = 0x80;
+  uint8_t upper = 0xBF;
+};
+std::optional<Utf8Lead> LeadOf(uint8_t c) {
+  if (c >= 0xC2 && c <= 0xDF) return Utf8Lead{1};
+  if (c >= 0xE0 && c <= 0xEF) {
+    return Utf8Lead{2, static_cast<uint8_t>(c == 0xE0 ? 0xA0 : 0x80),
+                    static_cast<uint8_t>(c == 0xED ? 0x9F : 0xBF)};
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    return Utf8Lead{3, static_cast<uint8_t>(c == 0xF0 ? 0x90 : 0x80),
+                    static_cast<uint8_t>(c == 0xF4 ? 0x8F : 0xBF)};
+  }
+  return std::nullopt;  // ASCII, a continuation byte, or never valid
+}
+
 std::size_t CompletePrefix(const uint8_t* data, std::size_t size) {
   std::size_t back = 0;
   while (back < 3 && back < size && (data[size - 1 - back] & 0xC0) == 0x80) ++back;
   if (back == size) return size;
-  const uint8_t lead = data[size - 1 - back];
-  std::size_t need;
-  uint8_t lower = 0x80, upper = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    need = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    need = 3;
-    if (lead == 0xE0) lower = 0xA0;
-    if (lead == 0xED) upper = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    need = 4;
-    if (lead == 0xF0) lower = 0x90;
-    if (lead == 0xF4) upper = 0x8F;
-  } else {
-    return size;  // not a lead byte: nothing to wait for
-  }
-  if (back + 1 >= need) return size;  // complete
+  const std::optional<Utf8Lead> lead = LeadOf(data[size - 1 - back]);
+  if (!lead || back >= lead->continuations) return size;  // no lead, or complete
   if (back > 0) {
     const uint8_t second = data[size - back];
-    if (second < lower || second > upper) return size;
+    if (second < lead->lower || second > lead->upper) return size;
   }
   return size - 1 - back;
 }
@@ -80,24 +86,12 @@ bool IsValidUtf8(const uint8_t* data, std::size_t size) {
       ++i;
       continue;
     }
-    std::size_t need;
-    uint8_t lower = 0x80, upper = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-      need = 1;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      need = 2;
-      if (c == 0xE0) lower = 0xA0;
-      if (c == 0xED) upper = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      need = 3;
-      if (c == 0xF0) lower = 0x90;
-      if (c == 0xF4) upper = 0x8F;
-    } else {
-      return false;
-    }
+    const std::optional<Utf8Lead> lead = LeadOf(c);
+    if (!lead) return false;
+    const std::size_t need = lead->continuations;
     // The continuation bytes are at i+1 .. i+need.
     if (i + need >= size) return false;
-    if (data[i + 1] < lower || data[i + 1] > upper) return false;
+    if (data[i + 1] < lead->lower || data[i + 1] > lead->upper) return false;
     for (std::size_t k = 2; k <= need; ++k) {
       if ((data[i + k] & 0xC0) != 0x80) return false;
     }

@@ -193,6 +193,12 @@ function toSequence(value, prefix, convert) {
   if (!isObject(value)) throw notSequence();
   const method = value[SymbolIterator];
   if (typeof method !== 'function') throw notSequence();
+  return sequenceFromIterable(value, method, prefix, convert);
+}
+
+// The same, once the caller has read the @@iterator `method` (WebIDL
+// overload resolution reads it before it knows a sequence is wanted).
+function sequenceFromIterable(value, method, prefix, convert) {
   const iterator = ReflectApply(method, value, []);
   if (!isObject(iterator)) throw new TypeErrorCtor(`${prefix}: The iterator is not an object.`);
   const next = iterator.next;
@@ -289,6 +295,8 @@ function defineInspect(ctor, fieldNames, omitIfUndefined = []) {
   });
 }
 internals.defineInspect = defineInspect;
+// internals.sequenceFromIterable(iterable, method, prefix, convert) -> array.
+internals.sequenceFromIterable = sequenceFromIterable;
 
 function setFunctionName(fn, name) {
   ObjectDefineProperty(fn, 'name', { value: name, writable: false, enumerable: false, configurable: true });

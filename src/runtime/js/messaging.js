@@ -62,18 +62,10 @@ const isObject = (value) => (typeof value === 'object' && value !== null) || typ
 // WebIDL sequence<object> from an iterable, through `method` (its
 // @@iterator, read once by the caller): a fresh array of the objects.
 function objectSequence(iterable, method, what) {
-  const iterator = ReflectApply(method, iterable, []);
-  if (!isObject(iterator)) throw new TypeError(`${what}: the transfer list's iterator is not an object.`);
-  const next = iterator.next;
-  const list = [];
-  for (;;) {
-    const result = ReflectApply(next, iterator, []);
-    if (!isObject(result)) throw new TypeError(`${what}: the iterator result is not an object.`);
-    if (result.done) return list;
-    const item = result.value;
+  return internals.sequenceFromIterable(iterable, method, what, (item) => {
     if (!isObject(item)) throw new TypeError(`${what}: a value in the transfer list is not an object.`);
-    list[list.length] = item;
-  }
+    return item;
+  });
 }
 
 // The transfer list of postMessage(message, transfer) (the sequence<object>
