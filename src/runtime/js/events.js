@@ -73,6 +73,7 @@ const SetPrototypeAdd = uncurryThis(Set.prototype.add);
 const SetPrototypeHas = uncurryThis(Set.prototype.has);
 const SetPrototypeDelete = uncurryThis(Set.prototype.delete);
 const SetPrototypeForEach = uncurryThis(Set.prototype.forEach);
+const SetPrototypeGetSize = uncurryThis(ObjectGetOwnPropertyDescriptor(Set.prototype, 'size').get);
 
 const WeakRefCtor = typeof WeakRef === 'function' ? WeakRef : undefined;
 const WeakRefPrototypeDeref = WeakRefCtor !== undefined ? uncurryThis(WeakRef.prototype.deref) : undefined;
@@ -1571,10 +1572,7 @@ class AbortSignal extends EventTarget {
     // Steps 1-2.
     const signal = createAbortSignal();
     // Step 3: after the timeout, (as a task) signal abort with a TimeoutError.
-    // The timer's closure keeps the signal alive until then.
-    runStepsAfterTimeout(milliseconds, () => {
-      signalAbort(signal, newDOMException('signal timed out', 'TimeoutError'));
-    });
+    startTimeoutTimer(signal, milliseconds);
     // Step 4.
     return signal;
   }
@@ -1636,6 +1634,8 @@ function createAbortSignal() {
     retainedDependents: null,
     retained: false,
     weakRef: null,
+    // An AbortSignal.timeout signal whose timer has not fired.
+    timeout: false,
   });
   return signal;
 }
@@ -1645,6 +1645,8 @@ function createAbortSignal() {
 // waits in chunks. A host may register `internals.setUnrefTimeout(fn, ms)` to
 // use a timer that does not keep the event loop alive (as node and deno do
 // for AbortSignal.timeout).
+// Returns { entry }: the pending unref timer's entry (for
+// internals.clearUnrefTimeout), 0 when there is none to clear.
 const maxTimerDelay = 0x7fffffff;
 function runStepsAfterTimeout(milliseconds, steps) {
   const unref = internals.setUnrefTimeout;
@@ -1653,17 +1655,70 @@ function runStepsAfterTimeout(milliseconds, steps) {
   if (typeof schedule !== 'function') {
     throw new TypeErrorCtor('AbortSignal.timeout() needs setTimeout, which this realm does not have.');
   }
+  const timer = { entry: 0 };
   const wait = (remaining) => {
     const chunk = remaining > maxTimerDelay ? maxTimerDelay : remaining;
-    ReflectApply(schedule, thisValue, [
+    const entry = ReflectApply(schedule, thisValue, [
       () => {
+        timer.entry = 0;
         if (remaining > chunk) wait(remaining - chunk);
         else steps();
       },
       chunk,
     ]);
+    if (typeof unref === 'function') timer.entry = entry;
   };
   wait(milliseconds);
+  return timer;
+}
+
+// AbortSignal.timeout signals whose abort someone could observe (it has abort
+// listeners or abort algorithms, or dependents retained for theirs) are held
+// here until they abort; the others only weakly, by their timer (DOM "abort
+// signal garbage collection"; node and browsers collect them too).
+const observedTimeoutSignals = new SetCtor();
+const timeoutTimerRegistry =
+  FinalizationRegistryCtor !== undefined
+    ? new FinalizationRegistryCtor((timer) => {
+        if (timer.entry !== 0 && typeof internals.clearUnrefTimeout === 'function') {
+          internals.clearUnrefTimeout(timer.entry);
+        }
+      })
+    : undefined;
+
+// The timer holds the signal weakly: one nobody can observe aborting is
+// collected, and its timer cleared, instead of living for the whole timeout.
+// (A function of its own: a closure here that named `signal` would put it in
+// the context every closure of the function shares, the timer's included.)
+function startTimeoutTimer(signal, milliseconds) {
+  const abortSteps = (target) => signalAbort(target, newDOMException('signal timed out', 'TimeoutError'));
+  const state = signalState(signal);
+  if (WeakRefCtor === undefined) {
+    const strong = signal;
+    runStepsAfterTimeout(milliseconds, () => abortSteps(strong));
+    return;
+  }
+  state.timeout = true;
+  const handle = weakHandle(signal, state);
+  const timer = runStepsAfterTimeout(milliseconds, () => {
+    const target = derefHandle(handle);
+    if (target !== undefined) abortSteps(target);  // (signalAbort stops holding it)
+  });
+  if (timeoutTimerRegistry !== undefined) FinalizationRegistryPrototypeRegister(timeoutTimerRegistry, signal, timer);
+}
+
+function updateTimeoutRetention(signal, state) {
+  if (!state.timeout) return;
+  let needed = state.reason === undefined && (state.algorithms.length !== 0 ||
+    (state.retainedDependents !== null && SetPrototypeGetSize(state.retainedDependents) !== 0));
+  if (!needed && state.reason === undefined) {
+    needed = MapPrototypeGet(WeakMapPrototypeGet(targetStates, signal).listeners, 'abort') !== undefined;
+  }
+  if (needed) {
+    SetPrototypeAdd(observedTimeoutSignals, signal);
+  } else {
+    SetPrototypeDelete(observedTimeoutSignals, signal);
+  }
 }
 
 // https://dom.spec.whatwg.org/#abortsignal-add
@@ -1675,7 +1730,10 @@ function addAbortAlgorithm(signal, algorithm) {
   const algorithms = state.algorithms;
   for (let i = 0; i < algorithms.length; i++) if (algorithms[i] === algorithm) return;
   algorithms[algorithms.length] = algorithm;
-  if (algorithms.length === 1) updateRetention(signal, state);
+  if (algorithms.length === 1) {
+    updateRetention(signal, state);
+    updateTimeoutRetention(signal, state);
+  }
 }
 
 // https://dom.spec.whatwg.org/#abortsignal-remove
@@ -1685,7 +1743,10 @@ function removeAbortAlgorithm(signal, algorithm) {
   const next = [];
   for (let i = 0; i < algorithms.length; i++) if (algorithms[i] !== algorithm) next[next.length] = algorithms[i];
   state.algorithms = next;
-  if (next.length === 0 && algorithms.length !== 0) updateRetention(signal, state);
+  if (next.length === 0 && algorithms.length !== 0) {
+    updateRetention(signal, state);
+    updateTimeoutRetention(signal, state);
+  }
 }
 
 // https://dom.spec.whatwg.org/#abortsignal-signal-abort
@@ -1695,6 +1756,10 @@ function signalAbort(signal, reason) {
   if (state.reason !== undefined) return;
   // Step 2.
   state.reason = reason !== undefined ? reason : newAbortError();
+  if (state.timeout) {
+    state.timeout = false;
+    SetPrototypeDelete(observedTimeoutSignals, signal);
+  }
   // Steps 3-4.
   const dependentSignalsToAbort = [];
   if (state.dependents !== null) {
@@ -1733,6 +1798,7 @@ function releaseSignalLinks(signal, state) {
       const sourceState = signalState(source);
       if (sourceState.dependents !== null) SetPrototypeDelete(sourceState.dependents, handle);
       if (sourceState.retainedDependents !== null) SetPrototypeDelete(sourceState.retainedDependents, signal);
+      updateTimeoutRetention(source, sourceState);
     });
     state.sources = null;
   }
@@ -1833,12 +1899,15 @@ function updateRetention(signal, state) {
     } else if (sourceState.retainedDependents !== null) {
       SetPrototypeDelete(sourceState.retainedDependents, signal);
     }
+    updateTimeoutRetention(source, sourceState);
   });
 }
 
 function abortListenersChanged(target) {
   const state = WeakMapPrototypeGet(signalStates, target);
-  if (state !== undefined) updateRetention(target, state);
+  if (state === undefined) return;
+  updateRetention(target, state);
+  updateTimeoutRetention(target, state);
 }
 
 // ---------------------------------------------------------------------------

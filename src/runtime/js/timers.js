@@ -280,4 +280,17 @@ internals.setUnrefTimeout = function setUnrefTimeout(callback, ms) {
   // record's id is negative, which no clearTimeout argument matches.
   const entry = host.timerStart(ms, true);
   store(entry, -entry, callback, kNoArgs, ms, 1, false);
+  return entry;
+};
+
+// Cancels an unref timer by the entry setUnrefTimeout returned (its signal
+// was collected); nothing if it fired already.
+internals.clearUnrefTimeout = function clearUnrefTimeout(entry) {
+  const slot = slotOf(entry);
+  if (slot >= capacity || slotEntry[slot] !== entry || slotId[slot] !== -entry) return;
+  release(slot);
+  let count = cancelBuffer[0];
+  cancelBuffer[++count] = entry;
+  cancelBuffer[0] = count;
+  if (count === kCancelCapacity) host.timerFlushCancels();
 };
