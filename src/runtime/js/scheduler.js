@@ -26,7 +26,9 @@ const kPriorities = ['user-blocking', 'user-visible', 'background'];
 // every user-blocking entry before any user-visible one.
 // https://wicg.github.io/scheduling-apis/#scheduler-task-queues
 const queues = [[], [], [], [], [], []];  // [ub-cont, ub-task, uv-cont, uv-task, bg-cont, bg-task]
-const priorityIndex = (priority) => ReflectApply(ArrayPrototypeIndexOf, kPriorities, [priority]);
+// The index of a TaskPriority in kPriorities, -1 for anything else.
+const priorityIndex = (priority) =>
+  priority === 'user-visible' ? 1 : priority === 'user-blocking' ? 0 : priority === 'background' ? 2 : -1;
 
 // https://wicg.github.io/scheduling-apis/#sec-task-signal
 // A TaskSignal is an AbortSignal with a priority; TaskController makes them.
@@ -173,6 +175,7 @@ function scheduleTask(callback, options, resolve, reject) {
   }
   const task = {
     callback, resolve, reject, priority, signal, followsSignal, queued: false, done: false, abort: undefined, token: 0,
+    order: 0,
   };
   if (signal !== undefined) {
     task.abort = () => {
