@@ -1,10 +1,10 @@
 // The embedding API (include/hostloop/hostloop.h) as an application uses it.
 #include <gtest/gtest.h>
-
 #include <v8.h>
 
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "hostloop/hostloop.h"
 
@@ -51,10 +51,12 @@ TEST(Embed, NativeModuleExportsNumericAndDefaultNames) {
 
 TEST(Embed, ModuleFactoryThatReturnsNothingFailsTheImport) {
   // Dynamic import: rejected with an Error (it crashed, rejecting with no value).
-  EXPECT_EQ(RunProgram("await import('hostloop:embed_test_empty').then(\n"
-                       "  () => { throw new Error('imported'); },\n"
-                       "  (error) => { if (!(error instanceof Error)) throw new Error('not an Error'); });\n"),
-            0);
+  EXPECT_EQ(
+      RunProgram(
+          "await import('hostloop:embed_test_empty').then(\n"
+          "  () => { throw new Error('imported'); },\n"
+          "  (error) => { if (!(error instanceof Error)) throw new Error('not an Error'); });\n"),
+      0);
   // Static import: the module does not load, an error exit (it was 0).
   bool started = true;
   EXPECT_EQ(RunProgram("import 'hostloop:embed_test_empty';\n", &started), 1);
@@ -62,6 +64,28 @@ TEST(Embed, ModuleFactoryThatReturnsNothingFailsTheImport) {
 }
 
 }  // namespace
+
+// A Runtime used from another thread than the one that created it stops
+// the process with a message, not a data race inside V8.
+TEST(EmbedDeathTest, RuntimeUsedOffItsHomeThreadChecks) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  hostloop::Runtime* raw = runtime.get();
+  EXPECT_DEATH(
+      {
+        std::thread other([raw] { raw->EvaluateModule("1", "off_thread.mjs"); });
+        other.join();
+      },
+      "home thread");
+  hostloop::Looper* raw_looper = looper.get();
+  EXPECT_DEATH(
+      {
+        std::thread other([raw_looper] { (void)raw_looper->WatchFd(0, 0, [](uint32_t) {}); });
+        other.join();
+      },
+      "home thread");
+}
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
@@ -71,12 +95,15 @@ int main(int argc, char** argv) {
         hostloop::Runtime::Create(looper.get(), {}, &g_create_before_initialize_error);
     g_create_before_initialize_refused = runtime == nullptr;
   }
-  hostloop::DefineJsonModule("embed_test_names", {
-      {"0", [](const std::string&) { return std::string("0"); }},
-      {"ok", [](const std::string&) { return std::string("1"); }},
-      {"default", [](const std::string&) { return std::string("\"the default\""); }},
-  });
-  hostloop::DefineModule("embed_test_empty", [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });
+  hostloop::DefineJsonModule(
+      "embed_test_names",
+      {
+          {"0", [](const std::string&) { return std::string("0"); }},
+          {"ok", [](const std::string&) { return std::string("1"); }},
+          {"default", [](const std::string&) { return std::string("\"the default\""); }},
+      });
+  hostloop::DefineModule("embed_test_empty",
+                         [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });
   std::string error;
   if (!hostloop::Engine::Initialize(argv[0], {}, &error)) {
     std::fprintf(stderr, "Engine::Initialize: %s\n", error.c_str());

@@ -83,6 +83,16 @@ Duration LooperStats::LagPercentile(double fraction) const {
 
 Looper* Looper::Current() { return tls_current_looper; }
 
+// The embedder-facing home-thread-only methods CHECK in every build: a call
+// from another thread is a clear failure, not a data race. (The per-entry
+// ones that hostloop itself calls, PostNow, Schedule, Cancel, only DCHECK.)
+void Looper::CheckHomeThread() const {
+  CHECK_MSG(
+      IsHomeThread(),
+      "a Looper method that is for its home thread (the thread that created it) was called "
+      "from another thread; Post, PostDelayed, Wake, Quit and remote() are the thread-safe ones");
+}
+
 Looper::~Looper() {
   CHECK(IsHomeThread());
   CHECK_MSG(!running_, "a Looper cannot be destroyed while it runs");
@@ -163,8 +173,8 @@ void Looper::RemoveOwnedBy(uint32_t owner) {
 // ---- File descriptors ------------------------------------------------------
 
 base::Result<Looper::WatchId> Looper::WatchFd(int fd, uint32_t events, FdCallback callback,
-                                               Liveness liveness) {
-  DCHECK(IsHomeThread());
+                                              Liveness liveness) {
+  CheckHomeThread();
   WatchId id = next_watch_id_++;
   TRY(poller_.Add(fd, events, id));
   watches_.emplace(id, std::make_shared<Watch>(Watch{fd, std::move(callback), liveness}));
@@ -173,14 +183,14 @@ base::Result<Looper::WatchId> Looper::WatchFd(int fd, uint32_t events, FdCallbac
 }
 
 base::Result<void> Looper::ModifyFd(WatchId id, uint32_t events) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   auto it = watches_.find(id);
   if (it == watches_.end()) return base::Error{0, "unknown watch"};
   return poller_.Modify(it->second->fd, events, id);
 }
 
 void Looper::UnwatchFd(WatchId id) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   auto it = watches_.find(id);
   if (it == watches_.end()) return;
   poller_.Remove(it->second->fd);
@@ -208,22 +218,22 @@ void Looper::CompactSoon() {
 }
 
 void Looper::AddSource(LoopSource* source) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   sources_.push_back(source);
 }
 
 void Looper::RemoveSource(LoopSource* source) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   Unregister(&sources_, source);
 }
 
 void Looper::AddEntryObserver(EntryObserver* observer) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   observers_.push_back(observer);
 }
 
 void Looper::RemoveEntryObserver(EntryObserver* observer) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   Unregister(&observers_, observer);
 }
 
@@ -352,7 +362,8 @@ bool Looper::RunPass(PassMode mode) {
   // seen by NextDeadline() or finds the waker armed and signals it. With no
   // fd watched, a Looper that runs itself sleeps on the waker's futex.
   bool futex_sleep = mode == PassMode::kMayBlock && watches_.empty();
-  remote_->waker_.set_sleep(futex_sleep ? EventfdWaker::Sleep::kFutex : EventfdWaker::Sleep::kEpoll);
+  remote_->waker_.set_sleep(futex_sleep ? EventfdWaker::Sleep::kFutex
+                                        : EventfdWaker::Sleep::kEpoll);
   remote_->waker_.Arm();
   TakeInbox();
   std::optional<TimePoint> deadline = NextDeadline();
@@ -406,8 +417,8 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
   TimePoint budget_end = now + kOrderedBudget.max_time;
   while (true) {
     // The earliest of the two sorted sources, by (due, sequence).
-    bool fifo_due = !due_now_.empty() && due_now_.front().due <= now &&
-                    due_now_.front().sequence < snapshot;
+    bool fifo_due =
+        !due_now_.empty() && due_now_.front().due <= now && due_now_.front().sequence < snapshot;
     bool heap_due = !queue_.empty() && queue_.TopDue() <= now && queue_.TopSequence() < snapshot;
     if (!fifo_due && !heap_due) return;
     bool from_fifo = fifo_due && (!heap_due || due_now_.front().due < queue_.TopDue() ||
@@ -458,16 +469,16 @@ void Looper::RunSources(TimePoint now) {
 }
 
 Looper::ConsumerId Looper::AddConsumer(base::UniqueFunction<void()> consume, Liveness liveness) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   ConsumerId id = next_consumer_id_++;
-  consumers_.push_back(Consumer{
-      id, std::make_shared<base::UniqueFunction<void()>>(std::move(consume)), liveness});
+  consumers_.push_back(
+      Consumer{id, std::make_shared<base::UniqueFunction<void()>>(std::move(consume)), liveness});
   if (liveness == Liveness::kKeepsAlive) ++keep_alive_consumers_;
   return id;
 }
 
 void Looper::RemoveConsumer(ConsumerId id) {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   auto it = std::find_if(consumers_.begin(), consumers_.end(),
                          [id](const Consumer& c) { return c.id == id; });
   if (it == consumers_.end()) return;
@@ -514,7 +525,7 @@ bool Looper::HasDueWork(TimePoint now) {
 }
 
 std::optional<Duration> Looper::NextTimeout() {
-  DCHECK(IsHomeThread());
+  CheckHomeThread();
   if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return Duration::zero();
   std::optional<TimePoint> deadline = NextDeadline();
   if (!deadline) return std::nullopt;

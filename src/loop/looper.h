@@ -214,8 +214,7 @@ class Looper {
   // producer must call Wake() (thread-safe) after making data available: the
   // loop still sleeps until then, it never polls on an interval.
   using ConsumerId = uint64_t;
-  ConsumerId AddConsumer(base::UniqueFunction<void()> consume,
-                         Liveness liveness = Liveness::kWeak);
+  ConsumerId AddConsumer(base::UniqueFunction<void()> consume, Liveness liveness = Liveness::kWeak);
   // Home thread. Safe from inside the consumer itself.
   void RemoveConsumer(ConsumerId id);
 
@@ -264,6 +263,7 @@ class Looper {
   TimePoint Now();
   const base::TickClock* clock() const { return clock_; }
   bool IsHomeThread() const { return Current() == this; }
+  void CheckHomeThread() const;
   bool quit_requested() const { return remote_->quit_.load(std::memory_order_relaxed); }
   // Home thread: a source ran one of its entries (LooperStats::internal_entries).
   void CountInternalEntry() { ++stats_.internal_entries; }
@@ -287,12 +287,12 @@ class Looper {
   // One pass (the numbered phases above). Returns false when Run() should
   // stop because nothing keeps the loop alive.
   bool RunPass(PassMode mode);
-  void TakeInbox();                                        // phase 1
+  void TakeInbox();                                       // phase 1
   void RunOrderedLane(TimePoint now, uint64_t snapshot);  // phase 2
-  void RunSources(TimePoint now);                          // phase 3
-  void RunConsumers();                                     // phase 4
-  std::optional<TimePoint> NextDeadline();                 // phase 5
-  void PollAndDispatch(std::optional<Duration> timeout);   // phase 6
+  void RunSources(TimePoint now);                         // phase 3
+  void RunConsumers();                                    // phase 4
+  std::optional<TimePoint> NextDeadline();                // phase 5
+  void PollAndDispatch(std::optional<Duration> timeout);  // phase 6
   // After a Step(): arms the waker and the backend fd's deadline for the
   // foreign loop's wait.
   void HandWaitToForeignLoop();

@@ -1,18 +1,18 @@
 #include "loop/looper.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <future>
-#include <mutex>
-#include <utility>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/unique_fd.h"
@@ -202,8 +202,8 @@ TEST(Looper, RunReturnsWhenNothingKeepsItAlive) {
 TEST(Looper, WeakEntriesDoNotKeepTheLoopAlive) {
   auto looper = MakeLooper();
   bool ran = false;
-  looper->Schedule(looper->Now() + std::chrono::hours(1), [&] { ran = true; },
-                   TimerQueue::Meta{0, false, 0});
+  looper->Schedule(
+      looper->Now() + std::chrono::hours(1), [&] { ran = true; }, TimerQueue::Meta{0, false, 0});
   EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
   EXPECT_FALSE(ran);
 }
@@ -214,11 +214,14 @@ TEST(Looper, FdCallbackMayUnwatchItselfAndOthers) {
   int a_calls = 0, b_calls = 0;
   Looper::WatchId watch_b = 0;
   Looper::WatchId watch_a = 0;
-  watch_a = looper->WatchFd(a.fds[0], EPOLLIN, [&](uint32_t) {
-                     ++a_calls;
-                     looper->UnwatchFd(watch_a);
-                     looper->UnwatchFd(watch_b);
-                   }).value();
+  watch_a = looper
+                ->WatchFd(a.fds[0], EPOLLIN,
+                          [&](uint32_t) {
+                            ++a_calls;
+                            looper->UnwatchFd(watch_a);
+                            looper->UnwatchFd(watch_b);
+                          })
+                .value();
   watch_b = looper->WatchFd(b.fds[0], EPOLLIN, [&](uint32_t) { ++b_calls; }).value();
   a.Write();
   b.Write();
@@ -308,11 +311,15 @@ TEST(Looper, L8CrossThreadPostWakesFutexAndEpollSleeps) {
   Looper::WatchId watch = 0;
   loop.RunOnLoop([&] {
     watch = loop.looper()
-                ->WatchFd(read_end.Get(), EPOLLIN, [&](uint32_t) {
-                  char byte;
-                  while (::read(read_end.Get(), &byte, 1) == 1) {}
-                  readable.set_value();
-                }, Liveness::kWeak)
+                ->WatchFd(
+                    read_end.Get(), EPOLLIN,
+                    [&](uint32_t) {
+                      char byte;
+                      while (::read(read_end.Get(), &byte, 1) == 1) {
+                      }
+                      readable.set_value();
+                    },
+                    Liveness::kWeak)
                 .value();
   });
   LooperStats watching = stats();
@@ -454,11 +461,14 @@ std::vector<std::string> RunScript(bool foreign) {
   std::vector<std::string> log;
   Pipe pipe;
   Looper::WatchId watch = 0;
-  watch = looper->WatchFd(pipe.fds[0], EPOLLIN, [&](uint32_t) {
-                   pipe.Read();
-                   log.push_back("fd");
-                   looper->UnwatchFd(watch);
-                 }).value();
+  watch = looper
+              ->WatchFd(pipe.fds[0], EPOLLIN,
+                        [&](uint32_t) {
+                          pipe.Read();
+                          log.push_back("fd");
+                          looper->UnwatchFd(watch);
+                        })
+              .value();
   looper->PostDelayed(Record(&log, "timer 300"), milliseconds(300));
   looper->PostDelayed(
       [&] {
@@ -476,8 +486,8 @@ std::vector<std::string> RunScript(bool foreign) {
       });
     }).join();
   });
-  event_loop->PostInternalDelayed(Record(&log, "internal 200"), milliseconds(200), Nesting::kNestable,
-                                  Liveness::kKeepsAlive);
+  event_loop->PostInternalDelayed(Record(&log, "internal 200"), milliseconds(200),
+                                  Nesting::kNestable, Liveness::kKeepsAlive);
   if (foreign) {
     while (looper->Step()) {
       pollfd fd{looper->BackendFd(), POLLIN, 0};
@@ -490,10 +500,33 @@ std::vector<std::string> RunScript(bool foreign) {
   return log;
 }
 
+// The home-thread-only methods an embedder calls fail loudly from another
+// thread in every build (they were DCHECKs: a silent data race in release).
+TEST(LooperDeathTest, HomeThreadMethodsCheckTheirThread) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  std::unique_ptr<Looper> looper = Looper::Create().value();
+  Looper* raw = looper.get();
+  auto off_thread = [raw](auto call) {
+    std::thread other([&] { call(raw); });
+    other.join();
+  };
+  EXPECT_DEATH(off_thread([](Looper* l) { (void)l->WatchFd(0, 0, [](uint32_t) {}); }),
+               "home thread");
+  EXPECT_DEATH(off_thread([](Looper* l) { l->UnwatchFd(1); }), "home thread");
+  EXPECT_DEATH(off_thread([](Looper* l) { (void)l->NextTimeout(); }), "home thread");
+  EXPECT_DEATH(off_thread([](Looper* l) { (void)l->AddConsumer([] {}, Liveness::kWeak); }),
+               "home thread");
+  // The thread-safe ones are fine.
+  off_thread([](Looper* l) {
+    EXPECT_TRUE(l->Post([] {}));
+    l->Wake();
+  });
+  looper->RunUntilIdle();
+}
+
 TEST(Looper, L10ForeignPollLoopSeesTheSameOrderAsRun) {
-  std::vector<std::string> expected = {"app 1",     "cross-thread internal", "app 2",
-                                       "timer 100", "fd",                    "internal 200",
-                                       "timer 300"};
+  std::vector<std::string> expected = {"app 1", "cross-thread internal", "app 2",    "timer 100",
+                                       "fd",    "internal 200",          "timer 300"};
   EXPECT_EQ(RunScript(false), expected);
   EXPECT_EQ(RunScript(true), expected);
 }
