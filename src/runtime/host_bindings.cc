@@ -258,6 +258,20 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(static_cast<double>(id));
 }
 
+// getSchedulingState() / setSchedulingState(value): scheduler.js's current
+// scheduling state, kept as V8's continuation-preserved embedder data (saved
+// with each promise reaction, restored while it runs).
+void GetSchedulingState(const FunctionCallbackInfo<Value>& info) {
+  info.GetReturnValue().Set(
+      info.GetIsolate()->GetCurrentContext()->GetContinuationPreservedEmbedderData());
+}
+
+void SetSchedulingState(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  isolate->GetCurrentContext()->SetContinuationPreservedEmbedderData(
+      info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>());
+}
+
 // cancelSchedulerToken(id): a delayed task was aborted; its entry leaves the
 // lane (it would keep the runtime alive until its delay ran out, J3).
 void CancelSchedulerToken(const FunctionCallbackInfo<Value>& info) {
@@ -332,6 +346,8 @@ const HostFunction kHostFunctions[] = {
     {"refLoop", RefLoop},
     {"unrefLoop", UnrefLoop},
     {"postSchedulerToken", PostSchedulerToken},
+    {"getSchedulingState", GetSchedulingState},
+    {"setSchedulingState", SetSchedulingState},
     {"cancelSchedulerToken", CancelSchedulerToken},
 };
 

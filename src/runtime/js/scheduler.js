@@ -174,13 +174,19 @@ function scheduleTask(callback, options, resolve, reject) {
     return;
   }
   const task = {
-    callback, resolve, reject, priority, signal, followsSignal, queued: false, done: false, abort: undefined, token: 0,
-    order: 0,
+    callback, resolve, reject, priority, signal, followsSignal, queued: false, running: false, done: false,
+    abort: undefined, token: 0, order: 0,
   };
   if (signal !== undefined) {
     task.abort = () => {
       if (task.done) return;
       task.done = true;
+      // Aborted by its own callback: the abort steps reject the result (the
+      // callback's return value then changes nothing).
+      if (task.running) {
+        reject(signal.reason);
+        return;
+      }
       if (task.queued) {
         const queue = queues[priorityIndex(task.priority) * 2 + 1];
         const index = ReflectApply(ArrayPrototypeIndexOf, queue, [task]);
@@ -234,23 +240,53 @@ internals.runSchedulerToken = function runSchedulerToken(delayedTask) {
     if (queue.length === 0) continue;
     const entry = ReflectApply(ArrayPrototypeShift, queue, []);
     if (entry.continuation) {
+      if (entry.signal !== undefined) internals.removeAbortAlgorithm(entry.signal, entry.abort);
       entry.resolve();
       return;
     }
-    entry.done = true;
-    if (entry.signal !== undefined) internals.removeAbortAlgorithm(entry.signal, entry.abort);
-    let result;
-    try {
-      result = ReflectApply(entry.callback, undefined, []);
-    } catch (error) {
-      // The callback's exception rejects the promise; it is not "reported".
-      entry.reject(error);
-      return;
-    }
-    entry.resolve(result);
+    runTask(entry);
     return;
   }
 };
+
+// Runs a postTask callback. Its abort algorithm stays until the callback
+// returns (an abort from inside it rejects the result). A task with a
+// signal or a priority other than the default is the "scheduling state"
+// scheduler.yield() inherits: V8 carries it (continuation-preserved embedder
+// data) into the promise reactions the callback creates, so a yield() after
+// an await still finds it. Tasks without either skip the two host calls:
+// their state is what no state means.
+function runTask(entry) {
+  entry.running = true;
+  const inherits = entry.signal !== undefined || entry.priority !== 'user-visible';
+  if (inherits) host.setSchedulingState(entry);
+  let result;
+  let threw = false;
+  try {
+    result = ReflectApply(entry.callback, undefined, []);
+  } catch (error) {
+    threw = true;
+    result = error;
+  } finally {
+    if (inherits) host.setSchedulingState(undefined);
+  }
+  entry.running = false;
+  entry.done = true;
+  if (entry.signal !== undefined) internals.removeAbortAlgorithm(entry.signal, entry.abort);
+  // The callback's exception rejects the promise; it is not "reported".
+  if (threw) {
+    entry.reject(result);
+  } else {
+    entry.resolve(result);
+  }
+}
+
+// The scheduling state of the code running now: the postTask task record it
+// continues, or undefined.
+function currentSchedulingState() {
+  const state = host.getSchedulingState();
+  return typeof state === 'object' && state !== null ? state : undefined;
+}
 
 class Scheduler {
   constructor() {
@@ -272,10 +308,30 @@ class Scheduler {
     }
     return promise;
   }
-  // https://wicg.github.io/scheduling-apis/#dom-scheduler-yield
+  // https://wicg.github.io/scheduling-apis/#dom-scheduler-yield: the
+  // continuation inherits the current task's signal and priority, and runs
+  // before tasks of that priority.
   yield() {
-    return new PromiseCtor((resolve) => {
-      ReflectApply(ArrayPrototypePush, queues[2], [{ continuation: true, resolve }]);
+    const state = currentSchedulingState();
+    let priority = 'user-visible';
+    let signal;
+    if (state !== undefined) {
+      signal = state.signal;
+      priority = state.followsSignal ? signalPriority.get(signal) : state.priority;
+    }
+    if (signal !== undefined && signal.aborted) return PromiseReject(signal.reason);
+    return new PromiseCtor((resolve, reject) => {
+      const queue = queues[priorityIndex(priority) * 2];
+      const entry = { continuation: true, resolve, signal, abort: undefined };
+      if (signal !== undefined) {
+        entry.abort = () => {
+          const index = ReflectApply(ArrayPrototypeIndexOf, queue, [entry]);
+          if (index >= 0) ReflectApply(ArrayPrototypeSplice, queue, [index, 1]);
+          reject(signal.reason);
+        };
+        internals.addAbortAlgorithm(signal, entry.abort);
+      }
+      ReflectApply(ArrayPrototypePush, queue, [entry]);
       host.postSchedulerToken(0);
     });
   }
