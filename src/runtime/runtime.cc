@@ -275,7 +275,7 @@ void Runtime::MainSettled(bool ok) {
   if (options_.delegate != nullptr) options_.delegate->OnMainSettled(ok);
 }
 
-bool Runtime::RunClassicScript(const std::string& url) {
+bool Runtime::RunClassicScript(const std::string& url, bool is_main) {
   v8::Local<v8::Context> context = this->context();
   base::Result<std::string> path = FileUrlToPath(url);
   if (!path.ok()) {
@@ -293,8 +293,16 @@ bool Runtime::RunClassicScript(const std::string& url) {
   v8::ScriptOrigin origin(isolate_, V8String(isolate_, url));
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> result;
-  return v8::Script::Compile(context, V8String(isolate_, text.value()), &origin).ToLocal(&script) &&
-         script->Run(context).ToLocal(&result);
+  if (!v8::Script::Compile(context, V8String(isolate_, text.value()), &origin).ToLocal(&script)) {
+    return false;
+  }
+  // A main script that loaded and parsed has started: what it throws from
+  // now on is a runtime error (an ErrorEvent for a worker's parent), not a
+  // failure to load.
+  if (is_main) main_state_ = MainState::kPending;
+  const bool ok = script->Run(context).ToLocal(&result);
+  if (is_main) main_state_ = ok ? MainState::kFulfilled : MainState::kRejected;
+  return ok;
 }
 
 bool Runtime::StartClassicScript(const std::string& url) {
@@ -303,7 +311,7 @@ bool Runtime::StartClassicScript(const std::string& url) {
   bool ok;
   {
     v8::TryCatch try_catch(isolate_);
-    ok = RunClassicScript(url);
+    ok = RunClassicScript(url, /*is_main=*/true);
     if (!ok && try_catch.HasCaught() && !try_catch.HasTerminated()) {
       ReportException(try_catch.Exception(), try_catch.Message());
     }

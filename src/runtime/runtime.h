@@ -115,7 +115,9 @@ class Runtime {
   // Runs the classic script at `url` now (importScripts); an exception is
   // left pending for the caller: a script that cannot be read is a
   // "NetworkError" DOMException (HTML fetch failure).
-  bool RunClassicScript(const std::string& url);
+  // `is_main`: the worker's own script (main_state() follows it), not an
+  // importScripts().
+  bool RunClassicScript(const std::string& url, bool is_main = false);
   // The URL of the main script: what relative worker URLs resolve against.
   const std::string& base_url() const { return base_url_; }
 

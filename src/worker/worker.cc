@@ -98,22 +98,58 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     v8::Local<v8::Context> context = runtime_->context();
     ErrorReport report;
     static_cast<runtime::ErrorLocation&>(report) = location;
-    if (error->IsObject()) {
+    // Reporting runs no script (HTML: reportError() and worker errors invoke
+    // no getters): data properties only, never a getter, a Proxy trap or a
+    // toString.
+    if (error->IsObject() && !error->IsProxy()) {
       v8::Local<v8::Object> object = error.As<v8::Object>();
       auto read = [&](const char* key, std::string* out) {
-        v8::Local<v8::Value> value;
-        if (object->Get(context, V8Symbol(isolate, key)).ToLocal(&value) && value->IsString()) {
-          *out = runtime::StdString(isolate, value);
-        }
+        v8::Local<v8::Value> value = DataProperty(context, object, V8Symbol(isolate, key));
+        if (!value.IsEmpty() && value->IsString()) *out = runtime::StdString(isolate, value);
       };
       read("stack", &report.stack);
       read("name", &report.name);
       read("message", &report.error_message);
-    } else {
-      report.error_message = runtime::StdString(isolate, error);
+      // Not an Error (no stack, no message): what it is, as V8 names it.
+      if (report.stack.empty() && report.error_message.empty()) {
+        report.error_message = NoScriptString(context, error);
+      }
+    } else if (!error->IsObject()) {
+      report.error_message = NoScriptString(context, error);
     }
-    if (report.message.empty()) report.message = "Uncaught " + runtime::StdString(isolate, error);
+    if (report.message.empty()) report.message = "Uncaught " + NoScriptString(context, error);
     return report;
+  }
+
+  // `object`'s property `key` if it is a data property (own or inherited,
+  // up to the first accessor or Proxy), else empty.
+  static v8::Local<v8::Value> DataProperty(v8::Local<v8::Context> context,
+                                           v8::Local<v8::Object> object,
+                                           v8::Local<v8::String> key) {
+    v8::Isolate* isolate = context->GetIsolate();
+    v8::TryCatch try_catch(isolate);
+    v8::Local<v8::Value> holder = object;
+    for (int depth = 0; depth < 64 && holder->IsObject() && !holder->IsProxy(); ++depth) {
+      v8::Local<v8::Object> current = holder.As<v8::Object>();
+      v8::Local<v8::Value> descriptor;
+      if (!current->GetOwnPropertyDescriptor(context, key).ToLocal(&descriptor)) return {};
+      if (descriptor->IsObject()) {
+        v8::Local<v8::Object> fields = descriptor.As<v8::Object>();
+        v8::Local<v8::String> value_key = V8Symbol(isolate, "value");
+        if (!fields->HasOwnProperty(context, value_key).FromMaybe(false)) return {};  // an accessor
+        return fields->Get(context, value_key).FromMaybe(v8::Local<v8::Value>());
+      }
+      holder = current->GetPrototype();
+    }
+    return {};
+  }
+
+  // A value as text without running script (V8's side-effect-free form:
+  // "#<Object>", "Symbol(x)").
+  static std::string NoScriptString(v8::Local<v8::Context> context, v8::Local<v8::Value> value) {
+    v8::Local<v8::String> text;
+    if (!value->ToDetailString(context).ToLocal(&text)) return "";
+    return runtime::StdString(context->GetIsolate(), text);
   }
 
   // Runs `fn(host)` on the parent's home thread if the Worker still exists.
