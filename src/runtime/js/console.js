@@ -394,6 +394,10 @@ const console = {
   timeStamp() {},
 };
 
+// https://console.spec.whatwg.org/#console-namespace: a namespace object
+// whose [[Prototype]] is an empty object inheriting from Object.prototype.
+Object.setPrototypeOf(console, Object.create(Object.prototype));
+
 ObjectDefineProperty(console, Symbol.toStringTag, {
   value: 'console',
   writable: false,
