@@ -454,6 +454,15 @@ def tmux_result_after_enter(session: Tmux) -> None:
     session.wait_prompt(what="a new prompt after the result")
 
 
+def tmux_non_ascii_input(session: Tmux) -> None:
+    """Non-ASCII characters reach the evaluator, whatever the locale (libedit
+    dropped every non-ASCII byte in the "C" locale: 'héllo' became 'hllo')."""
+    session.type("'h\u00e9llo \U0001F600'.length")
+    session.keys("Enter")
+    session.wait_line(r"^8$", "the length 8 (h, e-acute, l, l, o, space, two code units)")
+    session.wait_prompt(what="a new prompt after the result")
+
+
 def tmux_line_editing(session: Tmux) -> None:
     # Left twice puts the cursor before " 2"; BSpace deletes the "+"; "*" goes
     # in its place: "10 + 2" becomes "10 * 2" (20; unedited it would be 12).
@@ -632,6 +641,7 @@ def tmux_multiline_and_errors(session: Tmux) -> None:
 
 TMUX_CASES = [
     ("tmux: a result prints after Enter", tmux_result_after_enter),
+    ("tmux: non-ASCII input is kept (whatever the locale)", tmux_non_ascii_input),
     ("tmux: line editing (Left, BSpace, Ctrl-A, Ctrl-E)", tmux_line_editing),
     ("tmux: history (Up recalls a previous line, Enter re-evaluates it)", tmux_history),
     ("tmux: a timer's output appears while the prompt waits", tmux_timer_output_while_waiting),

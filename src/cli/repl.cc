@@ -9,7 +9,9 @@
 #include <editline/readline.h>
 
 #include <cerrno>
+#include <clocale>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "runtime/v8_util.h"
@@ -80,6 +82,13 @@ bool Repl::Start() {
   signal_watch_ = signal_watch.value();
 
   if (interactive_) {
+    // libedit reads multibyte characters only in a UTF-8 (or other
+    // multibyte) LC_CTYPE; in the default "C" locale it dropped every
+    // non-ASCII byte of the line ('héllo' became 'hllo').
+    const char* locale = std::setlocale(LC_CTYPE, "");
+    if (locale == nullptr || std::strcmp(locale, "C") == 0 || std::strcmp(locale, "POSIX") == 0) {
+      std::setlocale(LC_CTYPE, "C.UTF-8");  // JS source is UTF-8 whatever the environment says
+    }
     rl_catch_signals = 0;
     using_history();
     std::printf("Welcome to hostloop %s (V8 %s). Type .exit or press Ctrl+D to leave.\n",
