@@ -213,6 +213,30 @@ def pipe_rejection_before_eof(hostloop: str) -> None:
                     "stderr", result)
 
 
+def pipe_incomplete_inputs(hostloop: str) -> None:
+    """Inputs left open on their last line continue on the next (a call's
+    arguments, try without catch, a string continued with a backslash, a
+    block comment: each was an error on its first line), while input nested
+    too deep for the parser is a RangeError reported at once (it was taken
+    for incomplete and swallowed every later line)."""
+    result = run_piped(hostloop, [
+        "console.log('a'", ", 'b')",
+        "try { 1 }", "catch (e) { 2 }",
+        "'abc\\", "def'",
+        "/* open", "*/ 7",
+        "[".join([""] * 2400) + "]".join([""] * 2400),
+        "'after the deep one'",
+        "let broken = = 1",
+        "'after the syntax error'",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["a b", "1", "'abcdef'", "7", "'after the deep one'",
+                                 "'after the syntax error'"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Uncaught RangeError: Maximum call stack size exceeded$", re.M),
+                                 re.compile(r"^Uncaught SyntaxError: Unexpected token '='$", re.M)],
+                    "stderr", result)
+
+
 def pipe_exception_continues(hostloop: str) -> None:
     result = run_piped(hostloop, [
         "throw new Error('boom')",
@@ -323,6 +347,7 @@ PIPE_CASES = [
     ("pipe: declarations with top-level await persist (const x = await ...; x + 1)", pipe_await_declaration),
     ("pipe: REPL mode: completion values, destructuring with await, redeclared let", pipe_await_statements),
     ("pipe: an unhandled rejection from the last input is reported before EOF ends it", pipe_rejection_before_eof),
+    ("pipe: inputs left open continue; too deep or wrong inputs are errors at once", pipe_incomplete_inputs),
     ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
     ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
     ("pipe: .exit ends at once (stdin open, a pending timer never prints)", pipe_exit_at_once),

@@ -8,6 +8,7 @@
 // libedit's readline compatibility interface.
 #include <editline/readline.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <clocale>
 #include <cstdio>
@@ -269,6 +270,43 @@ void Repl::ProcessQueuedLines() {
 
 void Repl::ShowPrompt() { runtime_->FlushOutput(); }
 
+// Whether the compile error `exception` says the input stopped early (it
+// goes on on the next line), like node's REPL: a SyntaxError at the end of
+// the input, or one of the errors V8 gives for a construct left open on the
+// last line (a call's argument list, a try without its catch, a string
+// continued with a backslash, a block comment). Anything else, a
+// RangeError from input nested too deep included, is an error to report.
+bool Repl::IsIncomplete(const std::string& source, v8::Local<v8::Value> exception,
+                        v8::Local<v8::Message> message) {
+  v8::Isolate* isolate = runtime_->isolate();
+  v8::Local<v8::Context> context = runtime_->context();
+  if (message.IsEmpty() || !exception->IsNativeError()) return false;
+  v8::Local<v8::Value> name;
+  if (!exception.As<v8::Object>()
+           ->Get(context, runtime::V8Symbol(isolate, "name"))
+           .ToLocal(&name) ||
+      runtime::StdString(isolate, name) != "SyntaxError") {
+    return false;
+  }
+  const std::string text = runtime::StdString(isolate, message->Get());
+  auto says = [&](const char* what) { return text.find(what) != std::string::npos; };
+  if (says("Unexpected end of input") || says("Unterminated template")) return true;
+  const std::size_t end = source.find_last_not_of(" \t\r\n") + 1;
+  if (static_cast<std::size_t>(message->GetStartPosition()) >= end) return true;
+  // The rest only when the error is on the last line.
+  const int lines = 1 + static_cast<int>(std::count(source.begin(), source.begin() + end, '\n'));
+  if (message->GetLineNumber(context).FromMaybe(0) != lines) return false;
+  if (says("missing ) after argument list") || says("Missing catch or finally after try"))
+    return true;
+  if (says("Invalid or unexpected token")) {
+    const std::size_t open = source.rfind("/*");
+    const bool open_comment =
+        open != std::string::npos && source.find("*/", open + 2) == std::string::npos;
+    return open_comment || (end > 0 && source[end - 1] == '\\');
+  }
+  return false;
+}
+
 bool Repl::Evaluate(const std::string& source) {
   if (IsBlank(source)) return true;
   v8::Isolate* isolate = runtime_->isolate();
@@ -284,12 +322,7 @@ bool Repl::Evaluate(const std::string& source) {
       // error at the end of the input means it goes on on the next line.
       if (try_catch.HasTerminated()) return true;
       v8::Local<v8::Message> message = try_catch.Message();
-      std::string text = message.IsEmpty() ? "" : runtime::StdString(isolate, message->Get());
-      std::size_t end = source.find_last_not_of(" \t\r\n") + 1;
-      bool at_end =
-          !message.IsEmpty() && static_cast<std::size_t>(message->GetStartPosition()) >= end;
-      if (text.find("Unexpected end of input") != std::string::npos ||
-          text.find("Unterminated template") != std::string::npos || at_end) {
+      if (IsIncomplete(source, try_catch.Exception(), message)) {
         return false;  // incomplete: wait for more lines
       }
       PrintException(try_catch.Exception(), message);

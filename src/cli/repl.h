@@ -45,6 +45,8 @@ class Repl {
   // Returns false when the input is incomplete (needs more lines).
   bool Evaluate(const std::string& source);
   void OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value);
+  bool IsIncomplete(const std::string& source, v8::Local<v8::Value> exception,
+                    v8::Local<v8::Message> message);
   void PrintValue(v8::Local<v8::Value> value);
   void PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
   void ShowPrompt();
