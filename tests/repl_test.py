@@ -237,6 +237,21 @@ def pipe_incomplete_inputs(hostloop: str) -> None:
                     "stderr", result)
 
 
+def pipe_await_that_never_settles(hostloop: str) -> None:
+    """An input awaiting a promise nothing can settle: once the loop is idle
+    the REPL says so and goes on with the next lines (it ended at once,
+    exit code 0, and the lines after it were lost)."""
+    result = run_piped(hostloop, [
+        "await new Promise(() => {})",
+        "1 + 2",
+        "await new Promise((resolve) => setTimeout(resolve, 20)); 'a timer settles this one'",
+    ])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["3", "'a timer settles this one'"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Uncaught Error: the input awaits a promise that nothing left", re.M)],
+                    "stderr", result)
+
+
 def pipe_exception_continues(hostloop: str) -> None:
     result = run_piped(hostloop, [
         "throw new Error('boom')",
@@ -348,6 +363,7 @@ PIPE_CASES = [
     ("pipe: REPL mode: completion values, destructuring with await, redeclared let", pipe_await_statements),
     ("pipe: an unhandled rejection from the last input is reported before EOF ends it", pipe_rejection_before_eof),
     ("pipe: inputs left open continue; too deep or wrong inputs are errors at once", pipe_incomplete_inputs),
+    ("pipe: an await nothing can settle is reported and the next lines run", pipe_await_that_never_settles),
     ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
     ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
     ("pipe: .exit ends at once (stdin open, a pending timer never prints)", pipe_exit_at_once),

@@ -96,7 +96,9 @@ int Main(int argc, char** argv) {
     if (repl) {
       Repl session(runtime.get(), looper.value().get());
       if (!session.Start()) return Fail("cannot start the REPL", runtime::kExitUncaught);
-      looper.value()->Run();
+      do {
+        looper.value()->Run();
+      } while (session.AbandonStuckAwait());
       exit_code = runtime->exit_code();
       runtime.reset();
       v8host::V8Process::Shutdown();

@@ -336,14 +336,19 @@ bool Repl::Evaluate(const std::string& source) {
   // The input's promise: its completion value, or what it threw. The next
   // input waits for it (typeahead included).
   busy_ = true;
-  v8::Local<v8::External> self = v8::External::New(isolate, this);
+  // The reactions know which input they settle: one the REPL gave up on
+  // (AbandonStuckAwait) must not print into a later one.
+  const uint32_t id = ++pending_await_;
+  v8::Local<v8::Array> data = v8::Array::New(isolate, 2);
+  data->Set(context, 0, v8::External::New(isolate, this)).Check();
+  data->Set(context, 1, v8::Integer::NewFromUnsigned(isolate, id)).Check();
   auto fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-    static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(true, info[0]);
+    OnAwaitReaction(info, true);
   };
   auto rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-    static_cast<Repl*>(info.Data().As<v8::External>()->Value())->OnAsyncSettled(false, info[0]);
+    OnAwaitReaction(info, false);
   };
-  if (!runtime::ThenNative(context, result.As<v8::Promise>(), fulfilled, rejected, self)) {
+  if (!runtime::ThenNative(context, result.As<v8::Promise>(), fulfilled, rejected, data)) {
     busy_ = false;
     return true;
   }
@@ -352,6 +357,15 @@ bool Repl::Evaluate(const std::string& source) {
   // next prompt.
   isolate->PerformMicrotaskCheckpoint();
   return true;
+}
+
+void Repl::OnAwaitReaction(const v8::FunctionCallbackInfo<v8::Value>& info, bool fulfilled) {
+  v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
+  v8::Local<v8::Array> data = info.Data().As<v8::Array>();
+  auto* repl =
+      static_cast<Repl*>(data->Get(context, 0).ToLocalChecked().As<v8::External>()->Value());
+  const uint32_t id = data->Get(context, 1).ToLocalChecked()->Uint32Value(context).FromMaybe(0);
+  if (repl->busy_ && id == repl->pending_await_) repl->OnAsyncSettled(fulfilled, info[0]);
 }
 
 void Repl::OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value) {
@@ -393,6 +407,22 @@ void Repl::PrintValue(v8::Local<v8::Value> value) {
 
 void Repl::PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
   runtime_->PrintError(exception, message, "Uncaught", /*source_context=*/false);
+}
+
+// The loop went idle while an input awaited a promise: nothing left can
+// settle it (input is not read meanwhile). Reported as an error, and the
+// session goes on (node's REPL would wait until Ctrl-C; its lines typed ahead
+// were lost here, and the REPL ended with exit code 0).
+bool Repl::AbandonStuckAwait() {
+  if (exited_ || !busy_) return false;
+  busy_ = false;
+  runtime_->Print(
+      "Uncaught Error: the input awaits a promise that nothing left in the program can settle\n",
+      2);
+  ShowPrompt();
+  if (stdin_watch_ == 0 && !eof_) ResumeInput();
+  ProcessQueuedLines();
+  return true;
 }
 
 // End of input: the tasks the last inputs queued still run (an unhandled

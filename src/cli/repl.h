@@ -34,6 +34,10 @@ class Repl {
   // Starts reading stdin; the loop does the rest.
   bool Start();
   bool interactive() const { return interactive_; }
+  // After Run() returned: if an input was awaiting a promise when the loop
+  // went idle, reports it and resumes the session (then Run() again);
+  // false when the session is over.
+  bool AbandonStuckAwait();
 
  private:
   static void OnReadlineLine(char* line);
@@ -44,6 +48,7 @@ class Repl {
   void ProcessQueuedLines();
   // Returns false when the input is incomplete (needs more lines).
   bool Evaluate(const std::string& source);
+  static void OnAwaitReaction(const v8::FunctionCallbackInfo<v8::Value>& info, bool fulfilled);
   void OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value);
   bool IsIncomplete(const std::string& source, v8::Local<v8::Value> exception,
                     v8::Local<v8::Message> message);
@@ -69,6 +74,8 @@ class Repl {
   bool interrupted_once_ = false;
   bool exited_ = false;
   bool exit_posted_ = false;
+  // The id of the input whose promise the REPL waits for (busy_).
+  uint32_t pending_await_ = 0;
   bool at_prompt_ = false;  // the prompt is on screen, waiting for input
 };
 
