@@ -646,6 +646,32 @@ def tmux_ctrl_c_then_input_does_not_exit(session: Tmux) -> None:
     session.wait_line(r"EXITED rc=0", "the exit after two Ctrl-C in a row")
 
 
+def tmux_ctrl_c_interrupts_evaluation(session: Tmux) -> None:
+    """Ctrl-C stops an input's runaway synchronous evaluation, and gives up on
+    a pending await (both went on: the loop never read the Ctrl-C, and the
+    await resumed later); the session goes on, with no exit hint."""
+    session.type("while (true) {}")
+    session.keys("Enter")
+    time.sleep(0.3)
+    session.keys("C-c")
+    session.wait_for(lambda s: "Uncaught Error: Script execution was interrupted by SIGINT" in s, "the interruption")
+    session.type("6 * 7")
+    session.keys("Enter")
+    session.wait_line(r"^42$", "a result after the interruption")
+    session.type("await new Promise((r) => setTimeout(() => r('late'), 1500))")
+    session.keys("Enter")
+    time.sleep(0.3)
+    session.keys("C-c")
+    session.wait_for(lambda s: s.count("interrupted by SIGINT") == 2, "the await given up")
+    session.type("'next'")
+    session.keys("Enter")
+    session.wait_line(r"^'next'$", "the next input")
+    time.sleep(1.6)
+    screen = session.screen()
+    if re.search(r"^'late'$", screen, re.M) or "(To exit" in screen or "EXITED" in screen:
+        raise Failure("the abandoned await printed, or an exit hint came\n" + screen)
+
+
 def tmux_ctrl_d_exits(session: Tmux) -> None:
     session.keys("C-d")
     session.wait_line(r"EXITED rc=0", "the exit after Ctrl-D")
@@ -690,6 +716,7 @@ TMUX_CASES = [
     ("tmux: Ctrl-C on an empty line prints the hint and a fresh prompt", tmux_ctrl_c_empty_line_hint_and_prompt),
     ("tmux: Ctrl-C twice on an empty line exits", tmux_ctrl_c_twice_exits),
     ("tmux: Ctrl-C, input, Ctrl-C does not exit", tmux_ctrl_c_then_input_does_not_exit),
+    ("tmux: Ctrl-C interrupts a runaway evaluation and gives up a pending await", tmux_ctrl_c_interrupts_evaluation),
     ("tmux: Ctrl-D exits", tmux_ctrl_d_exits),
     ("tmux: .exit exits", tmux_dot_exit),
     ("tmux: multi-line input, errors and top-level await", tmux_multiline_and_errors),

@@ -1,6 +1,7 @@
 #include "cli/repl.h"
 
 #include <fcntl.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -9,10 +10,13 @@
 #include <editline/readline.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <clocale>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "runtime/v8_util.h"
@@ -35,12 +39,39 @@ namespace {
 Repl* g_repl = nullptr;
 int g_signal_write_fd = -1;
 
+// Ctrl-C during an input's synchronous evaluation (`while (true) {}`): the
+// loop cannot read the self-pipe then, so the handler also wakes a watchdog
+// thread (sem_post is async-signal-safe), which terminates the evaluation
+// (TerminateExecution is thread-safe), as node's REPL does. The mutex makes
+// "still evaluating" and "terminate" one step against the end of the
+// evaluation, so a late Ctrl-C never terminates the next JS that runs.
+std::atomic<bool> g_evaluating{false};
+std::atomic<bool> g_interrupted{false};
+sem_t g_sigint_semaphore;
+std::mutex g_terminate_mutex;
+
 void OnSigint(int) {
   int saved = errno;
   char byte = 'i';
   (void)!::write(g_signal_write_fd, &byte, 1);
+  if (g_evaluating.load(std::memory_order_relaxed)) ::sem_post(&g_sigint_semaphore);
   errno = saved;
 }
+
+// Marks an input's synchronous evaluation for the watchdog.
+class EvaluatingScope {
+ public:
+  EvaluatingScope() {
+    g_interrupted.store(false);
+    g_evaluating.store(true);
+  }
+  ~EvaluatingScope() {
+    std::lock_guard<std::mutex> lock(g_terminate_mutex);
+    g_evaluating.store(false);
+  }
+  EvaluatingScope(const EvaluatingScope&) = delete;
+  EvaluatingScope& operator=(const EvaluatingScope&) = delete;
+};
 
 bool IsBlank(const std::string& text) {
   return text.find_first_not_of(" \t\r\n") == std::string::npos;
@@ -52,6 +83,12 @@ Repl::Repl(runtime::Runtime* runtime, loop::Looper* looper) : runtime_(runtime),
 
 Repl::~Repl() {
   if (!exited_) Exit();
+  if (watchdog_.joinable()) {
+    watchdog_stop_.store(true);
+    ::sem_post(&g_sigint_semaphore);
+    watchdog_.join();
+    ::sem_destroy(&g_sigint_semaphore);
+  }
   if (g_repl == this) g_repl = nullptr;
 }
 
@@ -59,6 +96,21 @@ bool Repl::Start() {
   g_repl = this;
   interactive_ = ::isatty(0) && ::isatty(1);
 
+  // The watchdog that interrupts a runaway evaluation on Ctrl-C.
+  if (::sem_init(&g_sigint_semaphore, 0, 0) != 0) return false;
+  v8::Isolate* isolate = runtime_->isolate();
+  watchdog_ = std::thread([this, isolate] {
+    while (true) {
+      while (::sem_wait(&g_sigint_semaphore) != 0 && errno == EINTR) {
+      }
+      if (watchdog_stop_.load()) return;
+      std::lock_guard<std::mutex> lock(g_terminate_mutex);
+      if (g_evaluating.load()) {
+        g_interrupted.store(true);
+        isolate->TerminateExecution();
+      }
+    }
+  });
   // Ctrl-C reaches the loop through a self-pipe: the signal handler only
   // writes a byte.
   int fds[2];
@@ -203,8 +255,23 @@ void Repl::OnStdinReadable() {
 
 void Repl::OnInterrupt() {
   if (exited_) return;
+  if (swallow_interrupt_) {
+    // This Ctrl-C already interrupted an evaluation (TakeInterruption).
+    swallow_interrupt_ = false;
+    return;
+  }
   if (!interactive_) {
     Exit();
+    return;
+  }
+  if (busy_) {
+    // Ctrl-C while an input awaits: give up on it, as node does.
+    busy_ = false;
+    ++pending_await_;
+    runtime_->Print("\nUncaught Error: Script execution was interrupted by SIGINT\n", 2);
+    interrupted_once_ = false;
+    ResumeInput();
+    ProcessQueuedLines();
     return;
   }
   bool has_input = !buffer_.empty() || rl_end > 0;
@@ -313,11 +380,14 @@ bool Repl::Evaluate(const std::string& source) {
   v8::HandleScope scope(isolate);
   v8::Local<v8::Context> context = runtime_->context();
   v8::Local<v8::Value> result;
+  std::optional<EvaluatingScope> evaluating(std::in_place);
   {
     v8::TryCatch try_catch(isolate);
     if (!v8::debug::EvaluateGlobal(isolate, runtime::V8String(isolate, source),
                                    v8::debug::EvaluateGlobalMode::kDefault, /*repl_mode=*/true)
              .ToLocal(&result)) {
+      evaluating.reset();
+      if (TakeInterruption()) return true;
       // Only compiling throws here (running settles the promise): a syntax
       // error at the end of the input means it goes on on the next line.
       if (try_catch.HasTerminated()) return true;
@@ -330,6 +400,8 @@ bool Repl::Evaluate(const std::string& source) {
     }
   }
   if (!result->IsPromise()) {
+    evaluating.reset();
+    if (TakeInterruption()) return true;
     PrintValue(result);
     return true;
   }
@@ -350,12 +422,33 @@ bool Repl::Evaluate(const std::string& source) {
   };
   if (!runtime::ThenNative(context, result.As<v8::Promise>(), fulfilled, rejected, data)) {
     busy_ = false;
+    evaluating.reset();
+    TakeInterruption();
     return true;
   }
   // An input without a pending await settles in the microtasks that follow
   // it (run now rather than after this entry): its result prints before the
   // next prompt.
   isolate->PerformMicrotaskCheckpoint();
+  evaluating.reset();
+  TakeInterruption();
+  return true;
+}
+
+// After an evaluation: if Ctrl-C terminated it, lets JS run again, reports
+// the interruption like node, and gives up on the input's promise. Returns
+// whether it was interrupted.
+bool Repl::TakeInterruption() {
+  if (!g_interrupted.exchange(false)) return false;
+  runtime_->isolate()->CancelTerminateExecution();
+  // On a terminal the same Ctrl-C's byte in the self-pipe is not a second
+  // one; on piped input it still ends the session.
+  swallow_interrupt_ = interactive_;
+  if (busy_) {
+    busy_ = false;
+    ++pending_await_;
+  }
+  runtime_->Print("Uncaught Error: Script execution was interrupted by SIGINT\n", 2);
   return true;
 }
 

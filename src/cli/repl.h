@@ -11,14 +11,19 @@
 // next line; the REPL waits for an input's promise before the next. Results
 // print like console.log; errors print as "Uncaught ..." and the REPL goes on.
 // `.exit` and Ctrl-D exit; Ctrl-C clears the current input, and a second
-// Ctrl-C on an empty line exits, as in node.
+// Ctrl-C on an empty line exits, as in node. Ctrl-C during an input's
+// evaluation interrupts it (a watchdog thread calls TerminateExecution) or
+// gives up its pending await; an await that nothing left can settle is
+// reported once the loop is idle, and the session goes on.
 #pragma once
 
 #include <v8.h>
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "base/unique_fd.h"
 #include "loop/looper.h"
@@ -50,6 +55,7 @@ class Repl {
   bool Evaluate(const std::string& source);
   static void OnAwaitReaction(const v8::FunctionCallbackInfo<v8::Value>& info, bool fulfilled);
   void OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value);
+  bool TakeInterruption();
   bool IsIncomplete(const std::string& source, v8::Local<v8::Value> exception,
                     v8::Local<v8::Message> message);
   void PrintValue(v8::Local<v8::Value> value);
@@ -76,6 +82,11 @@ class Repl {
   bool exit_posted_ = false;
   // The id of the input whose promise the REPL waits for (busy_).
   uint32_t pending_await_ = 0;
+  // A Ctrl-C that interrupted an evaluation: its self-pipe byte is not a
+  // second Ctrl-C.
+  bool swallow_interrupt_ = false;
+  std::thread watchdog_;
+  std::atomic<bool> watchdog_stop_{false};
   bool at_prompt_ = false;  // the prompt is on screen, waiting for input
 };
 
