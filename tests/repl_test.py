@@ -252,6 +252,15 @@ def pipe_await_that_never_settles(hostloop: str) -> None:
                     "stderr", result)
 
 
+def pipe_object_literal_input(hostloop: str) -> None:
+    """An input that starts with `{` is an object literal if it can be one
+    (node, deno and DevTools agree; it was a block: `{a: 1}` printed 1), else
+    a block; a trailing `;` keeps it a block."""
+    result = run_piped(hostloop, ["{a: 1}", "{ b: [1, 2] }", "{ let x = 5; x * 2 }", "{a: 1};"])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["{ a: 1 }", "{ b: [ 1, 2 ] }", "10", "1"], "stdout", result)
+
+
 def pipe_exception_continues(hostloop: str) -> None:
     result = run_piped(hostloop, [
         "throw new Error('boom')",
@@ -364,6 +373,7 @@ PIPE_CASES = [
     ("pipe: an unhandled rejection from the last input is reported before EOF ends it", pipe_rejection_before_eof),
     ("pipe: inputs left open continue; too deep or wrong inputs are errors at once", pipe_incomplete_inputs),
     ("pipe: an await nothing can settle is reported and the next lines run", pipe_await_that_never_settles),
+    ("pipe: `{a: 1}` is an object literal, `{ stmt }` a block", pipe_object_literal_input),
     ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
     ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
     ("pipe: .exit ends at once (stdin open, a pending timer never prints)", pipe_exit_at_once),
@@ -672,6 +682,19 @@ def tmux_ctrl_c_interrupts_evaluation(session: Tmux) -> None:
         raise Failure("the abandoned await printed, or an exit hint came\n" + screen)
 
 
+def tmux_ctrl_c_after_clearing_input(session: Tmux) -> None:
+    """Ctrl-C that cleared typed text, then Ctrl-C twice on the empty line:
+    the hint, then the exit (every later Ctrl-C looked like one with input)."""
+    session.type("abc")
+    session.wait_prompt("abc")
+    session.keys("C-c")
+    time.sleep(0.3)
+    session.keys("C-c")
+    session.wait_for(lambda s: "(To exit" in s, "the hint on the now empty line")
+    session.keys("C-c")
+    session.wait_line(r"EXITED rc=0", "the exit")
+
+
 def tmux_ctrl_d_exits(session: Tmux) -> None:
     session.keys("C-d")
     session.wait_line(r"EXITED rc=0", "the exit after Ctrl-D")
@@ -717,6 +740,7 @@ TMUX_CASES = [
     ("tmux: Ctrl-C twice on an empty line exits", tmux_ctrl_c_twice_exits),
     ("tmux: Ctrl-C, input, Ctrl-C does not exit", tmux_ctrl_c_then_input_does_not_exit),
     ("tmux: Ctrl-C interrupts a runaway evaluation and gives up a pending await", tmux_ctrl_c_interrupts_evaluation),
+    ("tmux: Ctrl-C after clearing typed text, then twice, exits", tmux_ctrl_c_after_clearing_input),
     ("tmux: Ctrl-D exits", tmux_ctrl_d_exits),
     ("tmux: .exit exits", tmux_dot_exit),
     ("tmux: multi-line input, errors and top-level await", tmux_multiline_and_errors),

@@ -298,6 +298,12 @@ void Repl::OnInterrupt() {
 void Repl::ReinstallHandler(const char* prompt) {
   rl_callback_handler_remove();
   rl_callback_handler_install(prompt, OnReadlineLine);
+  // libedit updates these as characters are typed, not when the line is
+  // reset: left as they were, a Ctrl-C that cleared typed text made every
+  // later Ctrl-C on the empty line look like one with input (no hint, no
+  // exit).
+  rl_end = 0;
+  rl_point = 0;
   at_prompt_ = true;
 }
 
@@ -381,7 +387,27 @@ bool Repl::Evaluate(const std::string& source) {
   v8::Local<v8::Context> context = runtime_->context();
   v8::Local<v8::Value> result;
   std::optional<EvaluatingScope> evaluating(std::in_place);
-  {
+  // `{a: 1}` is an object literal to whoever types it (node, deno and
+  // DevTools all try it in parentheses first); if that is not valid, the
+  // input goes as written (a block), compiled again.
+  const std::size_t first = source.find_first_not_of(" \t\r\n");
+  const std::size_t last = source.find_last_not_of(" \t\r\n");
+  bool evaluated = false;
+  if (first != std::string::npos && source[first] == '{' && source[last] != ';') {
+    v8::TryCatch try_catch(isolate);
+    const std::string wrapped = "(" + source.substr(first, last - first + 1) + ")";
+    evaluated =
+        v8::debug::EvaluateGlobal(isolate, runtime::V8String(isolate, wrapped),
+                                  v8::debug::EvaluateGlobalMode::kDefault, /*repl_mode=*/true)
+            .ToLocal(&result);
+    // (Only a SyntaxError from compiling can come back here: it ran nothing.)
+    if (!evaluated && try_catch.HasTerminated()) {
+      evaluating.reset();
+      TakeInterruption();
+      return true;
+    }
+  }
+  if (!evaluated) {
     v8::TryCatch try_catch(isolate);
     if (!v8::debug::EvaluateGlobal(isolate, runtime::V8String(isolate, source),
                                    v8::debug::EvaluateGlobalMode::kDefault, /*repl_mode=*/true)
