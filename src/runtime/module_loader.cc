@@ -159,9 +159,31 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Load(const std::string& url, ModuleType
     if (it->second->dependencies_loaded) return it->second->module.Get(isolate);
     return LoadDependencies(it->second.get());
   }
+  const std::string key = CacheKey(url, type == ModuleType::kJson);
+  if (auto failed = parse_errors_.find(key); failed != parse_errors_.end()) {
+    isolate->ThrowException(failed->second.Get(isolate));
+    return {};
+  }
   v8::Local<v8::Module> module;
   v8::Local<v8::Value> synthetic_value;
-  if (!Compile(url, type, source, site, &synthetic_value).ToLocal(&module)) return {};
+  {
+    v8::TryCatch try_catch(isolate);
+    if (!Compile(url, type, source, site, &synthetic_value).ToLocal(&module)) {
+      if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
+        v8::Local<v8::Value> error = try_catch.Exception();
+        v8::Local<v8::Value> name;
+        if (error->IsNativeError() &&
+            error.As<v8::Object>()
+                ->Get(runtime_->context(), V8Symbol(isolate, "name"))
+                .ToLocal(&name) &&
+            StdString(isolate, name) == "SyntaxError") {
+          parse_errors_[key].Reset(isolate, error);
+        }
+        try_catch.ReThrow();
+      }
+      return {};
+    }
+  }
   auto record = std::make_unique<Record>();
   record->url = url;
   record->type = type;

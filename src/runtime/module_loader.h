@@ -59,13 +59,11 @@ class ModuleLoader {
 
   // Compiles (or finds) the module at `url` and, recursively, its imports.
   v8::MaybeLocal<v8::Module> Load(const std::string& url, ModuleType type,
-                                  const std::optional<std::string>& source,
-                                  const ImportSite* site);
+                                  const std::optional<std::string>& source, const ImportSite* site);
   v8::MaybeLocal<v8::Module> LoadDependencies(Record* record);
   v8::MaybeLocal<v8::Module> Compile(const std::string& url, ModuleType type,
                                      const std::optional<std::string>& source,
-                                     const ImportSite* site,
-                                     v8::Local<v8::Value>* synthetic_value);
+                                     const ImportSite* site, v8::Local<v8::Value>* synthetic_value);
   v8::MaybeLocal<v8::Module> CompileBuiltin(const std::string& url, const ImportSite* site,
                                             v8::Local<v8::Value>* synthetic_value);
   Record* FindRecord(v8::Local<v8::Module> module) const;
@@ -74,10 +72,11 @@ class ModuleLoader {
                                                     v8::Local<v8::String> specifier,
                                                     v8::Local<v8::FixedArray> import_assertions,
                                                     v8::Local<v8::Module> referrer);
-  static v8::MaybeLocal<v8::Promise> ImportDynamically(
-      v8::Local<v8::Context> context, v8::Local<v8::Data> host_defined_options,
-      v8::Local<v8::Value> resource_name, v8::Local<v8::String> specifier,
-      v8::Local<v8::FixedArray> import_assertions);
+  static v8::MaybeLocal<v8::Promise> ImportDynamically(v8::Local<v8::Context> context,
+                                                       v8::Local<v8::Data> host_defined_options,
+                                                       v8::Local<v8::Value> resource_name,
+                                                       v8::Local<v8::String> specifier,
+                                                       v8::Local<v8::FixedArray> import_assertions);
   static void InitializeImportMeta(v8::Local<v8::Context> context, v8::Local<v8::Module> module,
                                    v8::Local<v8::Object> meta);
   static v8::MaybeLocal<v8::Value> EvaluateSyntheticModule(v8::Local<v8::Context> context,
@@ -89,6 +88,10 @@ class ModuleLoader {
 
   Runtime* const runtime_;
   std::unordered_map<std::string, std::unique_ptr<Record>> by_url_;
+  // Modules whose source did not parse, by the same key: HTML's module map
+  // keeps the parse error, and every later import of the URL rethrows it
+  // (the same object, as node does).
+  std::unordered_map<std::string, v8::Global<v8::Value>> parse_errors_;
   std::unordered_multimap<int, Record*> by_hash_;
   std::unordered_map<std::string, BuiltinModuleFactory> builtins_;
 };
