@@ -16,6 +16,7 @@
 #include "runtime/message_port.h"
 #include "runtime/module_loader.h"
 #include "runtime/runtime.h"
+#include "runtime/serializer.h"
 #include "runtime/timers.h"
 #include "runtime/v8_util.h"
 
@@ -258,6 +259,37 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(static_cast<double>(id));
 }
 
+// newSerializableDOMException(name, message) -> object: the API object a
+// DOMException is (events.js), which structured clone copies.
+void NewSerializableDOMException(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<Value> name = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
+  Local<Value> message = info.Length() > 1 ? info[1] : v8::Undefined(isolate).As<Value>();
+  info.GetReturnValue().Set(
+      NewSerializableObject(RuntimeOf(info), kSerializableDOMException, name, message));
+}
+
+// serializableDOMExceptionParts(value) -> [name, message] | undefined.
+void SerializableDOMExceptionParts(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsObject()) return;
+  Local<v8::Object> object = info[0].As<v8::Object>();
+  if (object->InternalFieldCount() != kSerializableFieldCount) return;
+  Local<Value> kind = object->GetInternalField(0);
+  if (!kind->IsInt32() || kind.As<v8::Int32>()->Value() != kSerializableDOMException) return;
+  v8::Isolate* isolate = info.GetIsolate();
+  Local<v8::Array> parts = v8::Array::New(isolate, 2);
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  parts->Set(context, 0, object->GetInternalField(1)).Check();
+  parts->Set(context, 1, object->GetInternalField(2)).Check();
+  info.GetReturnValue().Set(parts);
+}
+
+// setDOMExceptionPrototype(prototype): at realm start (bootstrap.js).
+void SetDOMExceptionPrototype(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsObject()) return;
+  RuntimeOf(info)->dom_exception_prototype().Reset(info.GetIsolate(), info[0].As<v8::Object>());
+}
+
 // getSchedulingState() / setSchedulingState(value): scheduler.js's current
 // scheduling state, kept as V8's continuation-preserved embedder data (saved
 // with each promise reaction, restored while it runs).
@@ -347,6 +379,9 @@ const HostFunction kHostFunctions[] = {
     {"unrefLoop", UnrefLoop},
     {"postSchedulerToken", PostSchedulerToken},
     {"getSchedulingState", GetSchedulingState},
+    {"newSerializableDOMException", NewSerializableDOMException},
+    {"serializableDOMExceptionParts", SerializableDOMExceptionParts},
+    {"setDOMExceptionPrototype", SetDOMExceptionPrototype},
     {"setSchedulingState", SetSchedulingState},
     {"cancelSchedulerToken", CancelSchedulerToken},
 };

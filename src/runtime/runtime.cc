@@ -163,6 +163,8 @@ Runtime::~Runtime() {
   main_promise_.Reset();
   main_module_.Reset();
   message_port_template_.Reset();
+  serializable_template_.Reset();
+  dom_exception_prototype_.Reset();
   internal_functions_.clear();
   internals_.Reset();
   context_.Reset();

@@ -213,6 +213,10 @@ class Runtime {
   // MessagePort's template, and whether the runtime itself is constructing
   // a port (script may not: "Illegal constructor").
   v8::Global<v8::FunctionTemplate>& message_port_template() { return message_port_template_; }
+  // Instances are API objects, which V8's serializer hands to the host
+  // (serializer.cc): JS-implemented [Serializable] interfaces (DOMException).
+  v8::Global<v8::ObjectTemplate>& serializable_template() { return serializable_template_; }
+  v8::Global<v8::Object>& dom_exception_prototype() { return dom_exception_prototype_; }
   bool& constructing_port() { return constructing_port_; }
   // Live MessagePort handles: deleted at shutdown, since V8 runs no weak
   // callbacks when an isolate is disposed.
@@ -255,6 +259,8 @@ class Runtime {
   // division per call).
   std::vector<std::pair<const char*, v8::Global<v8::Function>>> internal_functions_;
   v8::Global<v8::FunctionTemplate> message_port_template_;
+  v8::Global<v8::ObjectTemplate> serializable_template_;
+  v8::Global<v8::Object> dom_exception_prototype_;
   bool constructing_port_ = false;
   std::unordered_set<MessagePortHandle*> port_handles_;
   std::vector<std::unique_ptr<SerializedMessage>> spare_messages_;

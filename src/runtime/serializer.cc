@@ -15,6 +15,10 @@ void ThrowDataCloneError(v8::Isolate* isolate, v8::Local<v8::String> message) {
 
 namespace {
 
+// The first word of a host object in a message: what follows.
+constexpr uint32_t kHostPort = 0;          // a transferred port's index
+constexpr uint32_t kHostDOMException = 1;  // name and message, UTF-8
+
 class SerializerDelegate final : public v8::ValueSerializer::Delegate {
  public:
   SerializerDelegate(v8::Isolate* isolate, SerializedMessage* message,
@@ -27,9 +31,21 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
     runtime::ThrowDataCloneError(isolate_, text);
   }
 
-  // Host objects: only MessagePorts that are listed in the transfer list.
+  // Host objects: MessagePorts that are listed in the transfer list, and
+  // JS-implemented [Serializable] objects (DOMException: its name and
+  // message, as WebIDL's serialization steps say).
   v8::Maybe<bool> WriteHostObject(v8::Isolate* isolate, v8::Local<v8::Object> object) override {
+    if (object->InternalFieldCount() == kSerializableFieldCount) {
+      v8::Local<v8::Value> kind = object->GetInternalField(0);
+      if (kind->IsInt32() && kind.As<v8::Int32>()->Value() == kSerializableDOMException) {
+        serializer_->WriteUint32(kHostDOMException);
+        WriteString(object->GetInternalField(1));
+        WriteString(object->GetInternalField(2));
+        return v8::Just(true);
+      }
+    }
     auto it = std::find(transferred_ports_.begin(), transferred_ports_.end(), object);
+    serializer_->WriteUint32(kHostPort);
     if (it == transferred_ports_.end()) {
       const char* text = MessagePortHandle::FromObject(isolate, object) != nullptr
                              ? "A MessagePort could not be cloned because it was not transferred."
@@ -39,6 +55,12 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
     }
     serializer_->WriteUint32(static_cast<uint32_t>(it - transferred_ports_.begin()));
     return v8::Just(true);
+  }
+
+  void WriteString(v8::Local<v8::Value> value) {
+    std::string text = value->IsString() ? StdString(isolate_, value) : std::string();
+    serializer_->WriteUint32(static_cast<uint32_t>(text.size()));
+    serializer_->WriteRawBytes(text.data(), text.size());
   }
 
   v8::Maybe<uint32_t> GetSharedArrayBufferId(v8::Isolate* isolate,
@@ -90,12 +112,47 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
   void set_deserializer(v8::ValueDeserializer* deserializer) { deserializer_ = deserializer; }
 
   v8::MaybeLocal<v8::Object> ReadHostObject(v8::Isolate* isolate) override {
+    uint32_t kind;
+    if (!deserializer_->ReadUint32(&kind)) {
+      ThrowDataCloneError(isolate, V8String(isolate, "Invalid message: unknown host object"));
+      return {};
+    }
+    if (kind == kHostDOMException) return ReadDOMException(isolate);
     uint32_t index;
-    if (!deserializer_->ReadUint32(&index) || index >= port_objects_.size()) {
+    if (kind != kHostPort || !deserializer_->ReadUint32(&index) || index >= port_objects_.size()) {
       ThrowDataCloneError(isolate, V8String(isolate, "Invalid message: unknown host object"));
       return {};
     }
     return port_objects_[index];
+  }
+
+  // A new DOMException of this realm with the serialized name and message.
+  v8::MaybeLocal<v8::Object> ReadDOMException(v8::Isolate* isolate) {
+    // (No JS may run while deserializing: the object is made here, and
+    // events.js reads its name and message from it on first use.)
+    v8::Local<v8::String> name;
+    v8::Local<v8::String> message;
+    if (!ReadString(isolate).ToLocal(&name) || !ReadString(isolate).ToLocal(&message) ||
+        runtime_->dom_exception_prototype().IsEmpty()) {
+      ThrowDataCloneError(isolate, V8String(isolate, "Invalid message: a DOMException"));
+      return {};
+    }
+    v8::Local<v8::Object> object =
+        NewSerializableObject(runtime_, kSerializableDOMException, name, message);
+    if (!object->SetPrototype(runtime_->context(), runtime_->dom_exception_prototype().Get(isolate))
+             .FromMaybe(false)) {
+      return {};
+    }
+    return object;
+  }
+
+  v8::MaybeLocal<v8::String> ReadString(v8::Isolate* isolate) {
+    uint32_t length;
+    const void* bytes;
+    if (!deserializer_->ReadUint32(&length) || !deserializer_->ReadRawBytes(length, &bytes))
+      return {};
+    return v8::String::NewFromUtf8(isolate, static_cast<const char*>(bytes),
+                                   v8::NewStringType::kNormal, static_cast<int>(length));
   }
 
   v8::MaybeLocal<v8::SharedArrayBuffer> GetSharedArrayBufferFromId(v8::Isolate* isolate,
@@ -194,6 +251,25 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
 }
 
 }  // namespace
+
+v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
+                                            v8::Local<v8::Value> name,
+                                            v8::Local<v8::Value> message) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Global<v8::ObjectTemplate>& cached = runtime->serializable_template();
+  if (cached.IsEmpty()) {
+    v8::Local<v8::ObjectTemplate> tmpl = v8::ObjectTemplate::New(isolate);
+    tmpl->SetInternalFieldCount(kSerializableFieldCount);
+    cached.Reset(isolate, tmpl);
+  }
+  v8::Local<v8::Object> object =
+      cached.Get(isolate)->NewInstance(runtime->context()).ToLocalChecked();
+  object->SetInternalField(0, v8::Integer::New(isolate, kind));
+  object->SetInternalField(1, name);
+  object->SetInternalField(2, message);
+  object->SetInternalField(3, v8::Undefined(isolate));
+  return object;
+}
 
 std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Value> value,
                                              v8::Local<v8::Value> transfer,

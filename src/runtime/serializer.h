@@ -74,4 +74,13 @@ v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& messa
 // Throws a DOMException named DataCloneError with `message`.
 void ThrowDataCloneError(v8::Isolate* isolate, v8::Local<v8::String> message);
 
+// A [Serializable] platform object implemented in JS, as an API object V8's
+// serializer hands to the host: internal fields [kind, name, message, -].
+// kSerializableDOMException is the only kind so far.
+inline constexpr int kSerializableFieldCount = 4;
+inline constexpr int32_t kSerializableDOMException = 1;
+v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
+                                            v8::Local<v8::Value> name,
+                                            v8::Local<v8::Value> message);
+
 }  // namespace hostloop::runtime

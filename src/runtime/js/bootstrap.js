@@ -98,6 +98,8 @@ internals.realmStarted = function realmStarted() {
   }
   internals.inspectRealmStarted();
   internals.timersRealmStarted();
+  // The prototype of DOMExceptions made by deserializing (serializer.cc).
+  host.setDOMExceptionPrototype(DOMException.prototype);
   if (host.workerInfo !== undefined) internals.setupWorkerGlobal(host.workerInfo);
   // J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
   // settles. V8 does not tell the platform when it cancels the delayed task

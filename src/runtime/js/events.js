@@ -380,8 +380,23 @@ for (let i = 0; i < legacyErrorCodes.length; i++) {
 
 const domExceptionStates = new WeakMapCtor();
 
+// The state of a DOMException, or undefined. One made by deserializing
+// (serializer.cc, where no JS may run) gets its state here, on first use,
+// from the name and message its API object holds.
+function peekDOMExceptionState(value) {
+  let state = WeakMapPrototypeGet(domExceptionStates, value);
+  if (state === undefined && typeof value === 'object' && value !== null) {
+    const parts = host.serializableDOMExceptionParts(value);
+    if (parts !== undefined) {
+      state = { name: parts[0], message: parts[1] };
+      WeakMapPrototypeSet(domExceptionStates, value, state);
+    }
+  }
+  return state;
+}
+
 function domExceptionState(value) {
-  const state = WeakMapPrototypeGet(domExceptionStates, value);
+  const state = peekDOMExceptionState(value);
   if (state === undefined) throw illegalInvocation();
   return state;
 }
@@ -391,10 +406,17 @@ class DOMException {
   constructor(message = undefined, name = undefined) {
     message = message === undefined ? '' : toDOMString(message);
     name = name === undefined ? 'Error' : toDOMString(name);
+    // DOMException is [Serializable]: the object is an API object holding
+    // its name and message, which V8's serializer hands to the host
+    // (src/runtime/serializer.cc), so structuredClone and postMessage copy
+    // it as a DOMException (a plain JS object came out as {}).
+    const object = host.newSerializableDOMException(name, message);
+    ObjectSetPrototypeOf(object, new.target.prototype);
     // Steps 1-2: set this's name and message.
-    WeakMapPrototypeSet(domExceptionStates, this, { name, message });
+    WeakMapPrototypeSet(domExceptionStates, object, { name, message });
     // Not in WebIDL, but what every engine does: a `stack` like Error's.
-    if (ErrorCaptureStackTrace !== undefined) ErrorCaptureStackTrace(this, new.target);
+    if (ErrorCaptureStackTrace !== undefined) ErrorCaptureStackTrace(object, new.target);
+    return object;
   }
 
   // https://webidl.spec.whatwg.org/#dom-domexception-name
@@ -2024,7 +2046,7 @@ internals.watchEventListeners = (target, watch) => {
 };
 internals.isEventTarget = (value) => WeakMapPrototypeHas(targetStates, value);
 internals.isEvent = (value) => peekEventState(value) !== undefined;
-internals.isDOMException = (value) => WeakMapPrototypeHas(domExceptionStates, value);
+internals.isDOMException = (value) => peekDOMExceptionState(value) !== undefined;
 internals.isAbortSignal = (value) => WeakMapPrototypeHas(signalStates, value);
 // internals.hasEventListeners(target, type) -> boolean (event handlers included).
 internals.hasEventListeners = (target, type) => {
