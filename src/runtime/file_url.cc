@@ -11,32 +11,27 @@ namespace {
 
 constexpr std::string_view kFileScheme = "file://";
 
-// The WHATWG path percent-encode set, plus '%' (so that a literal '%' in a
-// file name survives the round trip) and non-ASCII bytes.
-bool NeedsEncoding(unsigned char c) {
-  if (c <= 0x20 || c >= 0x7f) return true;
-  switch (c) {
-    case '"':
-    case '#':
-    case '%':
-    case '<':
-    case '>':
-    case '?':
-    case '`':
-    case '{':
-    case '}':
-    case '\\':
-    case '^':
-      return true;
-    default:
-      return false;
-  }
+// The WHATWG percent-encode sets a file: URL uses, beyond the C0 controls,
+// space and bytes above '~' that all three encode.
+bool InPathSet(unsigned char c) {
+  return c <= 0x20 || c > 0x7e || c == '"' || c == '#' || c == '<' || c == '>' || c == '?' ||
+         c == '`' || c == '{' || c == '}' || c == '^';
+}
+bool InSpecialQuerySet(unsigned char c) {
+  return c <= 0x20 || c > 0x7e || c == '"' || c == '#' || c == '<' || c == '>' || c == '\'';
+}
+bool InFragmentSet(unsigned char c) {
+  return c <= 0x20 || c > 0x7e || c == '"' || c == '<' || c == '>' || c == '`';
 }
 
-void AppendEncoded(std::string* out, std::string_view text, bool keep_percent) {
+// A file name in a file: URL: the path set, plus '%' (a literal '%' in a
+// name survives the round trip) and '\\' (a separator in a file: URL).
+bool InFileNameSet(unsigned char c) { return InPathSet(c) || c == '%' || c == '\\'; }
+
+void AppendWithSet(std::string* out, std::string_view text, bool (*in_set)(unsigned char)) {
   static const char kHex[] = "0123456789ABCDEF";
   for (unsigned char c : text) {
-    if (NeedsEncoding(c) && !(keep_percent && c == '%')) {
+    if (in_set(c)) {
       out->push_back('%');
       out->push_back(kHex[c >> 4]);
       out->push_back(kHex[c & 15]);
@@ -92,7 +87,7 @@ std::string NormalizeSegments(std::string_view path) {
 
 std::string PathToFileUrl(std::string_view path) {
   std::string url(kFileScheme);
-  AppendEncoded(&url, path, /*keep_percent=*/false);
+  AppendWithSet(&url, path, InFileNameSet);
   return url;
 }
 
@@ -139,30 +134,11 @@ std::string AsciiLower(std::string_view text) {
   return out;
 }
 
-// The WHATWG percent-encode sets a file: URL uses, beyond the C0 controls,
-// space and bytes above '~' that all three encode.
-bool InPathSet(unsigned char c) {
-  return c <= 0x20 || c > 0x7e || c == '"' || c == '#' || c == '<' || c == '>' || c == '?' ||
-         c == '`' || c == '{' || c == '}' || c == '^';
-}
-bool InSpecialQuerySet(unsigned char c) {
-  return c <= 0x20 || c > 0x7e || c == '"' || c == '#' || c == '<' || c == '>' || c == '\'';
-}
-bool InFragmentSet(unsigned char c) {
-  return c <= 0x20 || c > 0x7e || c == '"' || c == '<' || c == '>' || c == '`';
-}
-
-void AppendWithSet(std::string* out, std::string_view text, bool (*in_set)(unsigned char)) {
-  static const char kHex[] = "0123456789ABCDEF";
-  for (unsigned char c : text) {
-    if (in_set(c)) {
-      out->push_back('%');
-      out->push_back(kHex[c >> 4]);
-      out->push_back(kHex[c & 15]);
-    } else {
-      out->push_back(static_cast<char>(c));
-    }
-  }
+// Where the segment (or host) starting at `i` ends: a slash of either kind,
+// '?', '#' or the end of `input`.
+std::size_t SegmentEnd(std::string_view input, std::size_t i) {
+  while (i < input.size() && !IsSlash(input[i]) && input[i] != '?' && input[i] != '#') ++i;
+  return i;
 }
 
 bool IsSingleDot(std::string_view segment) {
@@ -225,8 +201,7 @@ base::Result<std::string> ParseFileUrl(std::string_view input,
     // https://url.spec.whatwg.org/#path-state: segments end at a slash
     // (either kind), '?', '#' or the end; the last one is always appended.
     while (true) {
-      std::size_t end = i;
-      while (end < n && !IsSlash(input[end]) && input[end] != '?' && input[end] != '#') ++end;
+      const std::size_t end = SegmentEnd(input, i);
       std::string segment;
       AppendWithSet(&segment, input.substr(i, end - i), InPathSet);
       const bool slash = end < n && IsSlash(input[end]);
@@ -248,8 +223,7 @@ base::Result<std::string> ParseFileUrl(std::string_view input,
     if (i < n && IsSlash(input[i])) {
       // File host state: "//host/...". localhost is no host.
       ++i;
-      std::size_t end = i;
-      while (end < n && !IsSlash(input[end]) && input[end] != '?' && input[end] != '#') ++end;
+      const std::size_t end = SegmentEnd(input, i);
       std::string_view host = input.substr(i, end - i);
       if (!host.empty() && AsciiLower(host) != "localhost") {
         return base::Error{0, "file: URL with a remote host '" + std::string(host) + "'"};
