@@ -163,6 +163,18 @@ bool IsInternalScript(v8::Isolate* isolate, Local<Value> name) {
   return name->IsString() && StdString(isolate, name).rfind("hostloop:internal/", 0) == 0;
 }
 
+// The innermost stack frame of the program's own code (a named script that
+// is not one of hostloop's internal ones), or empty.
+v8::MaybeLocal<v8::StackFrame> FirstProgramFrame(v8::Isolate* isolate) {
+  Local<v8::StackTrace> trace = v8::StackTrace::CurrentStackTrace(isolate, 16);
+  for (int i = 0; i < trace->GetFrameCount(); ++i) {
+    Local<v8::StackFrame> frame = trace->GetFrame(isolate, i);
+    Local<v8::String> name = frame->GetScriptName();
+    if (!name.IsEmpty() && !IsInternalScript(isolate, name)) return frame;
+  }
+  return {};
+}
+
 // errorLocation(error) -> [message, filename, lineno, colno]. A value with no
 // stack of its own (reportError('text')) is placed where the program's code
 // is, not in hostloop's internal script that reports it.
@@ -171,16 +183,12 @@ void GetErrorLocation(const FunctionCallbackInfo<Value>& info) {
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<Value> error = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
   Local<v8::Message> message = v8::Exception::CreateMessage(isolate, error);
-  if (IsInternalScript(isolate, message->GetScriptResourceName())) {
-    Local<v8::StackTrace> trace = v8::StackTrace::CurrentStackTrace(isolate, 16);
-    for (int i = 0; i < trace->GetFrameCount(); ++i) {
-      Local<v8::StackFrame> frame = trace->GetFrame(isolate, i);
-      Local<v8::String> name = frame->GetScriptName();
-      if (name.IsEmpty() || IsInternalScript(isolate, name)) continue;
-      info.GetReturnValue().Set(
-          LocationArray(context, message->Get(), name, frame->GetLineNumber(), frame->GetColumn()));
-      return;
-    }
+  Local<v8::StackFrame> frame;
+  if (IsInternalScript(isolate, message->GetScriptResourceName()) &&
+      FirstProgramFrame(isolate).ToLocal(&frame)) {
+    info.GetReturnValue().Set(LocationArray(context, message->Get(), frame->GetScriptName(),
+                                            frame->GetLineNumber(), frame->GetColumn()));
+    return;
   }
   info.GetReturnValue().Set(MessageLocation(context, message));
 }
@@ -273,9 +281,7 @@ void NewSerializableDOMException(const FunctionCallbackInfo<Value>& info) {
 void SerializableDOMExceptionParts(const FunctionCallbackInfo<Value>& info) {
   if (info.Length() < 1 || !info[0]->IsObject()) return;
   Local<v8::Object> object = info[0].As<v8::Object>();
-  if (object->InternalFieldCount() != kSerializableFieldCount) return;
-  Local<Value> kind = object->GetInternalField(0);
-  if (!kind->IsInt32() || kind.As<v8::Int32>()->Value() != kSerializableDOMException) return;
+  if (!IsSerializableKind(object, kSerializableDOMException)) return;
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Array> parts = v8::Array::New(isolate, 2);
   Local<v8::Context> context = isolate->GetCurrentContext();
@@ -341,16 +347,10 @@ void EvaluateScript(const FunctionCallbackInfo<Value>& info) {
 // handler, the REPL, -e).
 void InitiatingScriptUrl(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  Local<v8::StackTrace> trace =
-      v8::StackTrace::CurrentStackTrace(isolate, 16, v8::StackTrace::kScriptName);
-  for (int i = 0; i < trace->GetFrameCount(); ++i) {
-    Local<v8::String> name = trace->GetFrame(isolate, i)->GetScriptName();
-    if (name.IsEmpty()) continue;
-    std::string url = StdString(isolate, name);
-    if (url.rfind("hostloop:internal/", 0) == 0) continue;
-    if (url.rfind("file://", 0) == 0) info.GetReturnValue().Set(name);
-    return;
-  }
+  Local<v8::StackFrame> frame;
+  if (!FirstProgramFrame(isolate).ToLocal(&frame)) return;
+  Local<v8::String> name = frame->GetScriptName();
+  if (StdString(isolate, name).rfind("file://", 0) == 0) info.GetReturnValue().Set(name);
 }
 
 }  // namespace

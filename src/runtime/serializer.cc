@@ -35,14 +35,11 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
   // JS-implemented [Serializable] objects (DOMException: its name and
   // message, as WebIDL's serialization steps say).
   v8::Maybe<bool> WriteHostObject(v8::Isolate* isolate, v8::Local<v8::Object> object) override {
-    if (object->InternalFieldCount() == kSerializableFieldCount) {
-      v8::Local<v8::Value> kind = object->GetInternalField(0);
-      if (kind->IsInt32() && kind.As<v8::Int32>()->Value() == kSerializableDOMException) {
-        serializer_->WriteUint32(kHostDOMException);
-        WriteString(object->GetInternalField(1));
-        WriteString(object->GetInternalField(2));
-        return v8::Just(true);
-      }
+    if (IsSerializableKind(object, kSerializableDOMException)) {
+      serializer_->WriteUint32(kHostDOMException);
+      WriteString(object->GetInternalField(1));
+      WriteString(object->GetInternalField(2));
+      return v8::Just(true);
     }
     auto it = std::find(transferred_ports_.begin(), transferred_ports_.end(), object);
     serializer_->WriteUint32(kHostPort);
@@ -251,6 +248,12 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
 }
 
 }  // namespace
+
+bool IsSerializableKind(v8::Local<v8::Object> object, int32_t kind) {
+  if (object->InternalFieldCount() != kSerializableFieldCount) return false;
+  v8::Local<v8::Value> field = object->GetInternalField(0);
+  return field->IsInt32() && field.As<v8::Int32>()->Value() == kind;
+}
 
 v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
                                             v8::Local<v8::Value> name,

@@ -79,6 +79,8 @@ void ThrowDataCloneError(v8::Isolate* isolate, v8::Local<v8::String> message);
 // kSerializableDOMException is the only kind so far.
 inline constexpr int kSerializableFieldCount = 4;
 inline constexpr int32_t kSerializableDOMException = 1;
+// Whether `object` is such an object, of `kind`.
+bool IsSerializableKind(v8::Local<v8::Object> object, int32_t kind);
 v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
                                             v8::Local<v8::Value> name,
                                             v8::Local<v8::Value> message);
