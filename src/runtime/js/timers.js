@@ -196,6 +196,11 @@ function clearTimer(value) {
   } else if (slotRepeat[slot] === 1) {
     MapDelete(intervals, id);
   }
+  cancelEntry(slot, entry);
+}
+
+// Frees `slot` and queues its pending `entry` for cancellation.
+function cancelEntry(slot, entry) {
   release(slot);
   let count = cancelBuffer[0];
   cancelBuffer[++count] = entry;
@@ -288,9 +293,5 @@ internals.setUnrefTimeout = function setUnrefTimeout(callback, ms) {
 internals.clearUnrefTimeout = function clearUnrefTimeout(entry) {
   const slot = slotOf(entry);
   if (slot >= capacity || slotEntry[slot] !== entry || slotId[slot] !== -entry) return;
-  release(slot);
-  let count = cancelBuffer[0];
-  cancelBuffer[++count] = entry;
-  cancelBuffer[0] = count;
-  if (count === kCancelCapacity) host.timerFlushCancels();
+  cancelEntry(slot, entry);
 };
