@@ -266,12 +266,8 @@ void Repl::OnInterrupt() {
   }
   if (busy_) {
     // Ctrl-C while an input awaits: give up on it, as node does.
-    busy_ = false;
-    ++pending_await_;
-    runtime_->Print("\nUncaught Error: Script execution was interrupted by SIGINT\n", 2);
     interrupted_once_ = false;
-    ResumeInput();
-    ProcessQueuedLines();
+    GiveUpAwait("\nUncaught Error: Script execution was interrupted by SIGINT\n");
     return;
   }
   bool has_input = !buffer_.empty() || rl_end > 0;
@@ -534,14 +530,20 @@ void Repl::PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message>
 // were lost here, and the REPL ended with exit code 0).
 bool Repl::AbandonStuckAwait() {
   if (exited_ || !busy_) return false;
+  GiveUpAwait(
+      "Uncaught Error: the input awaits a promise that nothing left in the program can settle\n");
+  return true;
+}
+
+// Stops waiting for the input's promise (its reactions are then ignored),
+// says why, and goes on with input.
+void Repl::GiveUpAwait(std::string_view why) {
   busy_ = false;
-  runtime_->Print(
-      "Uncaught Error: the input awaits a promise that nothing left in the program can settle\n",
-      2);
+  ++pending_await_;
+  runtime_->Print(why, 2);
   ShowPrompt();
   if (stdin_watch_ == 0 && !eof_) ResumeInput();
   ProcessQueuedLines();
-  return true;
 }
 
 // End of input: the tasks the last inputs queued still run (an unhandled

@@ -23,6 +23,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "base/unique_fd.h"
@@ -56,6 +57,7 @@ class Repl {
   static void OnAwaitReaction(const v8::FunctionCallbackInfo<v8::Value>& info, bool fulfilled);
   void OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value);
   bool TakeInterruption();
+  void GiveUpAwait(std::string_view why);
   bool IsIncomplete(const std::string& source, v8::Local<v8::Value> exception,
                     v8::Local<v8::Message> message);
   void PrintValue(v8::Local<v8::Value> value);
