@@ -188,9 +188,7 @@ function scheduleTask(callback, options, resolve, reject) {
         return;
       }
       if (task.queued) {
-        const queue = queues[priorityIndex(task.priority) * 2 + 1];
-        const index = ReflectApply(ArrayPrototypeIndexOf, queue, [task]);
-        if (index >= 0) ReflectApply(ArrayPrototypeSplice, queue, [index, 1]);
+        removeFromQueue(queues[priorityIndex(task.priority) * 2 + 1], task);
       } else if (task.token !== 0) {
         // Still in its delay: its token leaves the lane, and with it what
         // kept the runtime alive for the rest of the delay (J3).
@@ -217,6 +215,12 @@ function enqueue(task) {
   task.queued = true;
   task.order = nextEnqueueOrder++;
   ReflectApply(ArrayPrototypePush, queues[priorityIndex(task.priority) * 2 + 1], [task]);
+}
+
+// Takes an aborted task or continuation out of its queue.
+function removeFromQueue(queue, entry) {
+  const index = ReflectApply(ArrayPrototypeIndexOf, queue, [entry]);
+  if (index >= 0) ReflectApply(ArrayPrototypeSplice, queue, [index, 1]);
 }
 
 // Puts `task` into `queue` (sorted by enqueue order) at its place.
@@ -325,8 +329,7 @@ class Scheduler {
       const entry = { continuation: true, resolve, signal, abort: undefined };
       if (signal !== undefined) {
         entry.abort = () => {
-          const index = ReflectApply(ArrayPrototypeIndexOf, queue, [entry]);
-          if (index >= 0) ReflectApply(ArrayPrototypeSplice, queue, [index, 1]);
+          removeFromQueue(queue, entry);
           reject(signal.reason);
         };
         internals.addAbortAlgorithm(signal, entry.abort);
