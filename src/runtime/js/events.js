@@ -1731,11 +1731,8 @@ function startTimeoutTimer(signal, milliseconds) {
 
 function updateTimeoutRetention(signal, state) {
   if (!state.timeout) return;
-  let needed = state.reason === undefined && (state.algorithms.length !== 0 ||
-    (state.retainedDependents !== null && SetPrototypeGetSize(state.retainedDependents) !== 0));
-  if (!needed && state.reason === undefined) {
-    needed = MapPrototypeGet(WeakMapPrototypeGet(targetStates, signal).listeners, 'abort') !== undefined;
-  }
+  const needed = hasAbortObservers(signal, state) || (state.reason === undefined &&
+    state.retainedDependents !== null && SetPrototypeGetSize(state.retainedDependents) !== 0);
   if (needed) {
     SetPrototypeAdd(observedTimeoutSignals, signal);
   } else {
@@ -1753,8 +1750,7 @@ function addAbortAlgorithm(signal, algorithm) {
   for (let i = 0; i < algorithms.length; i++) if (algorithms[i] === algorithm) return;
   algorithms[algorithms.length] = algorithm;
   if (algorithms.length === 1) {
-    updateRetention(signal, state);
-    updateTimeoutRetention(signal, state);
+    observersChanged(signal, state);
   }
 }
 
@@ -1766,8 +1762,7 @@ function removeAbortAlgorithm(signal, algorithm) {
   for (let i = 0; i < algorithms.length; i++) if (algorithms[i] !== algorithm) next[next.length] = algorithms[i];
   state.algorithms = next;
   if (next.length === 0 && algorithms.length !== 0) {
-    updateRetention(signal, state);
-    updateTimeoutRetention(signal, state);
+    observersChanged(signal, state);
   }
 }
 
@@ -1904,11 +1899,7 @@ function createDependentAbortSignal(signals) {
 // `retainedDependents` set, for as long as the condition holds.
 function updateRetention(signal, state) {
   if (!state.dependent || state.sources === null || WeakRefCtor === undefined) return;
-  let needed = state.reason === undefined && state.algorithms.length !== 0;
-  if (!needed && state.reason === undefined) {
-    const targetStateOfSignal = WeakMapPrototypeGet(targetStates, signal);
-    needed = MapPrototypeGet(targetStateOfSignal.listeners, 'abort') !== undefined;
-  }
+  const needed = hasAbortObservers(signal, state);
   if (needed === state.retained) return;
   state.retained = needed;
   SetPrototypeForEach(state.sources, (sourceHandle) => {
@@ -1925,11 +1916,25 @@ function updateRetention(signal, state) {
   });
 }
 
+// Whether a non-aborted signal's abort would be observed: it has abort
+// algorithms or `abort` event listeners (event handlers included).
+function hasAbortObservers(signal, state) {
+  if (state.reason !== undefined) return false;
+  if (state.algorithms.length !== 0) return true;
+  return MapPrototypeGet(WeakMapPrototypeGet(targetStates, signal).listeners, 'abort') !== undefined;
+}
+
+// A signal's abort algorithms or abort listeners changed: what keeps it (a
+// dependent, a timeout signal) alive may change.
+function observersChanged(signal, state) {
+  updateRetention(signal, state);
+  updateTimeoutRetention(signal, state);
+}
+
 function abortListenersChanged(target) {
   const state = WeakMapPrototypeGet(signalStates, target);
   if (state === undefined) return;
-  updateRetention(target, state);
-  updateTimeoutRetention(target, state);
+  observersChanged(target, state);
 }
 
 // ---------------------------------------------------------------------------
