@@ -86,6 +86,15 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
   FsResult result;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::move(result.Fail("open", errno, path));
+  // Larger than `limit` (`size` bytes seen so far): nothing is returned.
+  auto too_large = [&](std::size_t size) -> FsResult {
+    ::close(fd);
+    std::free(std::exchange(result.data, nullptr));
+    result.size = 0;
+    result.path = path;
+    result.too_large = size;
+    return std::move(result);
+  };
   struct stat info;
   std::size_t capacity = 64 * 1024;
   // The size fstat gives for a regular file whose size it knows; procfs
@@ -97,12 +106,7 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
       return std::move(result.Fail("read", EISDIR, path));
     }
     if (info.st_size > 0) {
-      if (static_cast<std::size_t>(info.st_size) > limit) {
-        ::close(fd);
-        result.path = path;
-        result.too_large = static_cast<std::size_t>(info.st_size);
-        return result;
-      }
+      if (static_cast<std::size_t>(info.st_size) > limit) return too_large(info.st_size);
       capacity = static_cast<std::size_t>(info.st_size) + 1;
       if (S_ISREG(info.st_mode)) known_size = static_cast<std::size_t>(info.st_size);
     }
@@ -117,14 +121,7 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
   }
   while (true) {
     if (result.size == capacity) {
-      if (capacity > limit) {
-        ::close(fd);
-        std::free(std::exchange(result.data, nullptr));
-        result.path = path;
-        result.too_large = result.size;
-        result.size = 0;
-        return result;
-      }
+      if (capacity > limit) return too_large(result.size);
       capacity = std::min(capacity * 2, limit + 1);
       auto* grown = static_cast<uint8_t*>(std::realloc(result.data, capacity));
       if (grown == nullptr) {
@@ -150,13 +147,9 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
     // says 4096) reads on to a 0.
     if (known_size > 0 && result.size == known_size && static_cast<std::size_t>(n) < wanted) break;
   }
+  // (The buffer holds at most `limit` bytes here: a read that filled its
+  // limit + 1 bytes ended at the size check above.)
   ::close(fd);
-  if (result.size > limit) {
-    std::free(std::exchange(result.data, nullptr));
-    result.path = path;
-    result.too_large = result.size;
-    result.size = 0;
-  }
   return result;
 }
 
