@@ -61,13 +61,13 @@ class PendingPromises {
   std::size_t size_ = 0;
 };
 
-// Runs `work` (on the pool) and then `complete(runtime, resolver, result)` on
-// the home thread. `Result` must be safe to create on one thread and use on
-// another (no V8 handles). Returns the promise.
-template <typename Result>
-v8::Local<v8::Promise> RunAsync(
-    Runtime* runtime, base::UniqueFunction<Result()> work,
-    base::UniqueFunction<void(Runtime*, v8::Local<v8::Promise::Resolver>, Result&)> complete);
+// Runs `work()` (on the pool), which returns a Result, and then
+// `complete(runtime, resolver, result)` on the home thread. `Result` must be
+// safe to create on one thread and use on another (no V8 handles), and so
+// must the two callables, which travel with the job (stored in it by value:
+// a job is one allocation, whatever they capture). Returns the promise.
+template <typename Result, typename Work, typename Complete>
+v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& complete);
 
 }  // namespace hostloop::runtime
 

@@ -3,16 +3,15 @@
 
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "runtime/runtime.h"
 
 namespace hostloop::runtime {
 
-template <typename Result>
-v8::Local<v8::Promise> RunAsync(
-    Runtime* runtime, base::UniqueFunction<Result()> work,
-    base::UniqueFunction<void(Runtime*, v8::Local<v8::Promise::Resolver>, Result&)> complete) {
+template <typename Result, typename Work, typename Complete>
+v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& complete) {
   v8::Local<v8::Promise::Resolver> resolver =
       v8::Promise::Resolver::New(runtime->context()).ToLocalChecked();
   // Everything the job carries, in one allocation that travels to the pool
@@ -22,13 +21,14 @@ v8::Local<v8::Promise> RunAsync(
     Runtime* runtime;
     std::shared_ptr<loop::EventLoop> loop;
     uint64_t id;
-    base::UniqueFunction<Result()> work;
-    base::UniqueFunction<void(Runtime*, v8::Local<v8::Promise::Resolver>, Result&)> complete;
+    std::decay_t<Work> work;
+    std::decay_t<Complete> complete;
     std::optional<Result> result;
   };
-  auto job = std::make_unique<Job>(Job{runtime, runtime->event_loop().shared_from_this(),
-                                       runtime->pending_promises().Add(resolver), std::move(work),
-                                       std::move(complete), std::nullopt});
+  auto job = std::unique_ptr<Job>(new Job{runtime, runtime->event_loop().shared_from_this(),
+                                          runtime->pending_promises().Add(resolver),
+                                          std::forward<Work>(work),
+                                          std::forward<Complete>(complete), std::nullopt});
   // Pending native work keeps the runtime alive until it completes (J3).
   runtime->event_loop().Ref();
   loop::ThreadPool::Shared().Submit([job = std::move(job)]() mutable {
