@@ -128,7 +128,7 @@ void TimerQueue::Unlink(uint32_t slot_index) {
   }
   cancelled_bits_[slot_index / 64] |= uint64_t{1} << (slot_index % 64);
   ++cancelled_;
-  if (cancelled_ >= kMinCompaction && cancelled_ * 2 >= heap_.size()) Compact();
+  if (cancelled_ >= kMinCompaction && cancelled_ * 3 >= heap_.size() * 2) Compact();
 }
 
 Task TimerQueue::PopTop() {

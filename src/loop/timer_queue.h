@@ -6,7 +6,9 @@
 // among equal deadlines the one posted first. Insert is O(log n) (a 4-ary
 // min-heap); cancel-by-id is O(1) amortized: the entry stops counting at
 // once, while its heap node is reclaimed when the top is next looked at or
-// when cancelled nodes outnumber live ones (one O(n) rebuild). The top
+// when cancelled nodes are twice the live ones (one O(n) rebuild: each
+// rebuild is paid for by 2n cancels; at n it was 30% of a random cancel's
+// time with 1M pending, and memory stays within 3x the live entries). The top
 // accessors skip cancelled nodes first, so TopDue() is exact and a cleared
 // timer never causes a wakeup. (Removing the node eagerly cost ~10 cache
 // misses per cancel with 1M pending; so did pruning at once when the
@@ -225,7 +227,7 @@ class TimerQueue {
   void PruneTop();
   // Takes a retiring live entry's node out of the heap: at once when it is
   // the last leaf, else by marking it cancelled (the top accessors skip it,
-  // and a compaction drops it once cancelled nodes are the majority).
+  // and a compaction drops it once cancelled nodes are twice the live ones).
   void Unlink(uint32_t slot_index);
   // Rebuilds the heap without its cancelled nodes.
   static constexpr std::size_t kMinCompaction = 64;

@@ -270,10 +270,18 @@ TEST(TimerQueue, CompactionReusesTheLowestFreedSlotFirst) {
   // is the last leaf (cancelling it would take the shortcut).
   for (int i = 0; i < 1000; ++i) ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i), [] {}));
   std::vector<int> victims;
-  for (int i = 997; i >= 1; i -= 2) victims.push_back(i);
-  victims.push_back(2);  // the 500th: cancelled == live, compaction runs
-  for (int victim : victims) ASSERT_TRUE(queue.Cancel(ids[static_cast<std::size_t>(victim)]));
-  EXPECT_EQ(queue.size(), 500u);
+  for (int i = 997; i >= 1; i -= 2) victims.push_back(i);   // 499
+  for (int i = 996; i >= 664; i -= 2) victims.push_back(i);  // 167 more
+  // The 667th: cancelled nodes are now twice the live ones, compaction runs.
+  victims.push_back(2);
+  for (std::size_t i = 0; i < victims.size(); ++i) {
+    ASSERT_TRUE(queue.Cancel(ids[static_cast<std::size_t>(victims[i])]));
+    // No compaction before it: no slot is free yet, a new entry gets a new one.
+    if (i + 1 < victims.size()) {
+      ASSERT_EQ(TimerQueue::SlotOf(queue.NextId()), TimerQueue::SlotOf(ids.back()) + 1) << i;
+    }
+  }
+  EXPECT_EQ(queue.size(), 333u);
   EXPECT_EQ(TimerQueue::SlotOf(queue.NextId()), TimerQueue::SlotOf(ids[1]));
   TimerQueue::Id reused = queue.Add(At(5000), 5000, [] {});
   EXPECT_EQ(TimerQueue::SlotOf(reused), TimerQueue::SlotOf(ids[1]));
