@@ -521,16 +521,18 @@ v8::MaybeLocal<v8::Value> Runtime::CallAndReport(v8::Local<v8::Function> functio
                                                  v8::Local<v8::Value> receiver, int argc,
                                                  v8::Local<v8::Value> argv[]) {
   if (stopping_) return {};
-  v8::EscapableHandleScope scope(isolate_);
+  // No handle scope of its own: Function::Call has one inside, and the
+  // result lands in the caller's (these calls run every task).
   v8::TryCatch try_catch(isolate_);
   v8::Local<v8::Value> result;
   if (!function->Call(context(), receiver, argc, argv).ToLocal(&result)) {
     if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
+      v8::HandleScope scope(isolate_);
       ReportException(try_catch.Exception(), try_catch.Message());
     }
     return {};
   }
-  return scope.Escape(result);
+  return result;
 }
 
 void Runtime::Stop(int exit_code) {
