@@ -396,10 +396,14 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   // Steps 3-4, 6: the target port itself in the transfer list dooms the
   // message, and the channel is lost: the target went into the message,
   // which is dropped here (its core tells this end it is gone).
-  std::shared_ptr<PortCore> target = handle->core()->peer();
-  if (target && std::find(message->ports.begin(), message->ports.end(), target) != message->ports.end()) {
-    runtime->Print("Warning: the target port was posted to itself, and the communication channel was lost\n", 2);
-    return;
+  // (Only a message that carries ports can hold the target: the peer is
+  // looked up, under its lock, for those alone.)
+  if (!message->ports.empty()) {
+    std::shared_ptr<PortCore> target = handle->core()->peer();
+    if (target && std::find(message->ports.begin(), message->ports.end(), target) != message->ports.end()) {
+      runtime->Print("Warning: the target port was posted to itself, and the communication channel was lost\n", 2);
+      return;
+    }
   }
   handle->core()->PostToPeer(runtime, std::move(message));
 }
