@@ -96,9 +96,12 @@ int Main(int argc, char** argv) {
     if (repl) {
       Repl session(runtime.get(), looper.value().get());
       if (!session.Start()) return Fail("cannot start the REPL", runtime::kExitUncaught);
-      do {
-        looper.value()->Run();
-      } while (session.AbandonStuckAwait());
+      {
+        runtime::Runtime::RunScope run_scope(runtime.get());
+        do {
+          looper.value()->Run();
+        } while (session.AbandonStuckAwait());
+      }
       exit_code = runtime->exit_code();
       runtime.reset();
       v8host::V8Process::Shutdown();
@@ -123,7 +126,10 @@ int Main(int argc, char** argv) {
       started = runtime->StartMainModule(url, source);
       if (!started) main_looper->Quit();
     });
-    main_looper->Run();
+    {
+      runtime::Runtime::RunScope run_scope(runtime.get());
+      main_looper->Run();
+    }
     if (started && !runtime->stopping()) runtime->CheckUnsettledMain();
     if (options.trace_loop) PrintLoopTrace(looper.value()->stats());
     exit_code = runtime->exit_code();

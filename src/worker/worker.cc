@@ -210,6 +210,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
           worker_looper->Quit();
         }
       });
+      Runtime::RunScope run_scope(runtime.get());
       worker_looper->Run();
     }
     {
