@@ -156,7 +156,9 @@ class Runtime {
   // a block and its scope's end frees it (~75 instructions a task).
   class RunScope {
    public:
-    explicit RunScope(Runtime* runtime) : scope_(runtime->isolate()) { runtime->context(); }
+    explicit RunScope(Runtime* runtime) : scope_(runtime->isolate()) {
+      runtime->context();  // a first handle, which allocates the block
+    }
 
    private:
     v8::HandleScope scope_;
