@@ -38,6 +38,13 @@ class FakeTickClock final : public TickClock {
 // overflow with it.
 inline constexpr Duration kMaxDelay = std::chrono::hours(24 * 365 * 100);
 
+// The deadline `delay` after `now`, with the delay capped at kMaxDelay: an
+// embedder's Duration::max() means "practically never", not an overflow into
+// the past (which ran the task at once).
+inline TimePoint DueAfter(TimePoint now, Duration delay) {
+  return now + (delay < kMaxDelay ? delay : kMaxDelay);
+}
+
 // A delay given in (fractional) milliseconds, as JS gives them: negative or
 // NaN is zero, and a longer one than kMaxDelay waits kMaxDelay (converting
 // a double beyond int64's range to nanoseconds is undefined: a postTask

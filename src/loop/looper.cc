@@ -34,9 +34,12 @@ bool LooperRemote::Post(Task task, Duration delay) {
   {
     base::MutexLock lock(mutex_);
     if (!closed_) {
-      TimePoint due = delay > Duration::zero()
-                          ? clock_->Now() + delay
-                          : TimePoint(Duration(published_now_ns_.load(std::memory_order_acquire)));
+      // A fresh reading even for "now": the home thread's last one may be a
+      // whole task (or a whole sleep) old, and a post stamped with it would
+      // run ahead of timers that were overdue before it was made (L3).
+      TimePoint now = clock_->Now();
+      RaiseLatestStamp(now);
+      TimePoint due = delay > Duration::zero() ? base::DueAfter(now, delay) : now;
       uint64_t sequence = next_sequence_.fetch_add(1, std::memory_order_seq_cst);
       inbox_.push_back(InboxEntry{due, sequence, std::move(task)});
       inbox_nonempty_.store(true, std::memory_order_release);
@@ -99,6 +102,10 @@ Looper::~Looper() {
   CHECK_MSG(sources_.empty() || std::all_of(sources_.begin(), sources_.end(),
                                             [](LoopSource* s) { return s == nullptr; }),
             "shut down the EventLoops bound to a Looper before destroying it");
+  // From here on this thread has no Looper: a post from a dropped task's
+  // destructor goes the cross-thread way and finds the remote closed, so it
+  // is refused (L7) instead of landing in a queue that is being cleared.
+  tls_current_looper = nullptr;
   std::vector<LooperRemote::InboxEntry> inbox;
   {
     base::MutexLock lock(remote_->mutex_);
@@ -110,7 +117,6 @@ Looper::~Looper() {
   while (!queue_.empty()) queue_.PopTop();
   due_now_.clear();
   watches_.clear();
-  tls_current_looper = nullptr;
 }
 
 // ---- Ordered lane ----------------------------------------------------------
@@ -119,7 +125,7 @@ TimePoint Looper::Now() {
   TimePoint now = clock_->Now();
   if (now > pass_now_) {
     pass_now_ = now;
-    remote_->published_now_ns_.store(now.time_since_epoch().count(), std::memory_order_release);
+    remote_->RaiseLatestStamp(now);
   }
   return pass_now_;
 }
@@ -129,22 +135,34 @@ bool Looper::PostDelayed(Task task, Duration delay) {
   if (delay <= Duration::zero()) {
     PostNow(std::move(task));
   } else {
-    Schedule(Now() + delay, std::move(task));
+    Schedule(base::DueAfter(Now(), delay), std::move(task));
   }
   return true;
 }
 
 void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
+  // Due "now": the latest clock reading (this thread's or a cross-thread
+  // post's), unless a pending deadline lies beyond it. That deadline may have passed since (a long task reads no clock),
+  // and a post stamped with the old reading would run ahead of a timer that
+  // was overdue when it was made (L3); then the clock is read. With no such
+  // deadline no reading can change the order, and a chain of posts with no
+  // timers pending reads no clock.
+  TimePoint due = std::max(
+      pass_now_, TimePoint(Duration(remote_->latest_stamp_ns_.load(std::memory_order_acquire))));
+  if (!queue_.empty() && queue_.TopDue() > due) due = Now();
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   if (meta.keeps_alive) ++due_now_keep_alive_;
-  due_now_.push_back(DueNowEntry{pass_now_, sequence, meta, std::move(task)});
+  due_now_.push_back(DueNowEntry{due, sequence, meta, std::move(task)});
+  if (handed_to_foreign_loop_) RearmForeignLoop();
 }
 
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
-  return queue_.Add(due, sequence, std::move(task), meta);
+  TimerId id = queue_.Add(due, sequence, std::move(task), meta);
+  if (handed_to_foreign_loop_) RearmForeignLoop();
+  return id;
 }
 
 bool Looper::Cancel(TimerId id) {
@@ -177,6 +195,7 @@ base::Result<Looper::WatchId> Looper::WatchFd(int fd, uint32_t events, FdCallbac
   CheckHomeThread();
   WatchId id = next_watch_id_++;
   TRY(poller_.Add(fd, events, id));
+  fd_owners_[fd] = id;
   watches_.emplace(id, std::make_shared<Watch>(Watch{fd, std::move(callback), liveness}));
   if (liveness == Liveness::kKeepsAlive) ++keep_alive_watches_;
   return id;
@@ -186,6 +205,10 @@ base::Result<void> Looper::ModifyFd(WatchId id, uint32_t events) {
   CheckHomeThread();
   auto it = watches_.find(id);
   if (it == watches_.end()) return base::Error{0, "unknown watch"};
+  auto owner = fd_owners_.find(it->second->fd);
+  if (owner == fd_owners_.end() || owner->second != id) {
+    return base::Error{EBADF, "the watched fd was closed (and its number reused) before ModifyFd"};
+  }
   return poller_.Modify(it->second->fd, events, id);
 }
 
@@ -193,7 +216,11 @@ void Looper::UnwatchFd(WatchId id) {
   CheckHomeThread();
   auto it = watches_.find(id);
   if (it == watches_.end()) return;
-  poller_.Remove(it->second->fd);
+  auto owner = fd_owners_.find(it->second->fd);
+  if (owner != fd_owners_.end() && owner->second == id) {
+    poller_.Remove(it->second->fd);
+    fd_owners_.erase(owner);
+  }
   if (it->second->liveness == Liveness::kKeepsAlive) --keep_alive_watches_;
   // A callback that unwatches itself is kept alive by DispatchFd's reference.
   std::shared_ptr<Watch> watch = std::move(it->second);
@@ -317,13 +344,15 @@ bool Looper::Step() {
   CHECK_MSG(!running_, "Looper::Step is not re-entrant");
   running_ = true;
   RunPass(PassMode::kStep);
-  remote_->quit_.store(false, std::memory_order_relaxed);
+  // A Quit() (also an uncaught error stopping a runtime) ends the stepping as
+  // it ends Run(): this Step() returns false once.
+  bool quit = remote_->quit_.exchange(false, std::memory_order_relaxed);
   // Also after a pass that a Quit() cut short (an uncaught JS error stops
   // its runtime with one): without this, cross-thread posts found the
   // waker disarmed and the foreign loop waited forever.
   HandWaitToForeignLoop();
   running_ = false;
-  return KeepsAlive();
+  return !quit && KeepsAlive();
 }
 
 void Looper::HandWaitToForeignLoop() {
@@ -334,10 +363,19 @@ void Looper::HandWaitToForeignLoop() {
   remote_->waker_.Arm();
   TakeInbox();
   poller_.ArmDeadline(NextDeadline());
+  handed_to_foreign_loop_ = true;
+}
+
+void Looper::RearmForeignLoop() {
+  // Between two Step()s the application may post, or run JS that sets
+  // timers: the backend fd's deadline must cover that work too, or the
+  // foreign loop sleeps past it (until an unrelated deadline, or forever).
+  poller_.ArmDeadline(NextDeadline());
 }
 
 bool Looper::RunPass(PassMode mode) {
   ++stats_.passes;
+  handed_to_foreign_loop_ = false;
   // A foreign loop blocked since the last Step(): we are awake now.
   remote_->waker_.Disarm();
 

@@ -98,10 +98,17 @@ class LooperRemote {
 
   EventfdWaker waker_;
   const base::TickClock* const clock_;
-  // The home thread's pass clock, published so that due-now remote posts
-  // are stamped on the same time line as the home thread's own (reading the
-  // clock costs ~24 ns here, more than the rest of a post).
-  std::atomic<int64_t> published_now_ns_{0};
+  // The latest clock reading that stamped a post, from any thread. A
+  // due-now post is stamped no earlier than it, so posts made one after the
+  // other (on any threads) are also in that order by due time (L3).
+  std::atomic<int64_t> latest_stamp_ns_{0};
+  void RaiseLatestStamp(TimePoint stamp) {
+    int64_t ns = stamp.time_since_epoch().count();
+    int64_t seen = latest_stamp_ns_.load(std::memory_order_relaxed);
+    while (seen < ns && !latest_stamp_ns_.compare_exchange_weak(seen, ns, std::memory_order_release,
+                                                                std::memory_order_relaxed)) {
+    }
+  }
   // Shared with the home thread, which takes its sequence numbers lock-free;
   // remote posts take theirs under mutex_ so a pass's snapshot (the value at
   // pass start) never misses an earlier inbox entry.
@@ -227,8 +234,11 @@ class Looper {
   // Home thread. Runs passes without blocking until no work is due now.
   void RunUntilIdle();
   // Home thread. One non-blocking pass. Afterwards BackendFd() becomes
-  // readable when work is due (cross-thread post, deadline, ready fd).
-  // Returns whether anything still keeps the loop alive.
+  // readable when work is due (cross-thread post, deadline, ready fd, and
+  // work the application adds on this thread before the next Step()).
+  // Returns whether anything still keeps the loop alive; false (once) after
+  // a Quit(), which ends stepping as it ends Run() (an uncaught JS error
+  // stops its runtime with one: check the runtime, then step on or stop).
   bool Step();
   // Thread-safe. Makes Run() return after the current entry.
   void Quit();
@@ -296,6 +306,9 @@ class Looper {
   // After a Step(): arms the waker and the backend fd's deadline for the
   // foreign loop's wait.
   void HandWaitToForeignLoop();
+  // A home-thread post while the wait is the foreign loop's: moves the
+  // backend fd's deadline to cover it.
+  void RearmForeignLoop();
   // Step 6 without fds: sleeps on the waker's futex until woken or timed out.
   void SleepOnFutex(std::optional<Duration> timeout);
   void DispatchFd(WatchId id, uint32_t events);
@@ -327,6 +340,13 @@ class Looper {
   TimePoint pass_now_{};
   TimePoint last_fd_poll_{};
   std::unordered_map<WatchId, std::shared_ptr<Watch>> watches_;
+  // Which watch an fd's epoll registration belongs to. A watch whose fd was
+  // closed (the kernel dropped its registration) and whose number was reused
+  // by a newer watch no longer owns it: unwatching it must leave the newer
+  // one alone.
+  std::unordered_map<int, WatchId> fd_owners_;
+  // Set by a Step() that handed the wait to the foreign loop, until the next pass.
+  bool handed_to_foreign_loop_ = false;
   WatchId next_watch_id_ = 1;
   std::size_t keep_alive_watches_ = 0;
   std::vector<LoopSource*> sources_;

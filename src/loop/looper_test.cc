@@ -92,6 +92,147 @@ TEST(Looper, L3OrderedLaneRunsByDueThenPostingOrder) {
                                            "timer 10ms second"}));
 }
 
+TEST(Looper, L3CrossThreadPostRunsAfterATimerThatWasOverdueWhenItWasPosted) {
+  // The home thread reads no clock for a while (a long task); a timer comes
+  // due meanwhile; then another thread posts. The post was made after the
+  // timer's deadline, so it runs after the timer.
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  looper->PostDelayed(Record(&log, "timer due at +50 ms"), milliseconds(50));
+  clock.Advance(milliseconds(180));
+  std::thread([&] { looper->Post(Record(&log, "posted at +180 ms")); }).join();
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"timer due at +50 ms", "posted at +180 ms"}));
+}
+
+TEST(Looper, L3HomePostInALongEntryRunsAfterATimerThatCameDueDuringIt) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  looper->Post([&] {
+    looper->PostDelayed(Record(&log, "timer due at +50 ms"), milliseconds(50));
+    clock.Advance(milliseconds(200));  // the entry runs long
+    looper->Post(Record(&log, "posted at +200 ms"));
+  });
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"timer due at +50 ms", "posted at +200 ms"}));
+}
+
+TEST(Looper, L7PostsFromTheDestructorsOfDroppedTasksAreRefused) {
+  // A task's destructor that posts while ~Looper drops the queues: the post
+  // is refused, nothing lands in a queue being cleared (ASan saw a
+  // use-after-free when the post grew the ring buffer under the destructor).
+  int accepted = 0;
+  int refused = 0;
+  struct PostOnDestroy {
+    Looper* looper;
+    int* accepted;
+    int* refused;
+    bool armed = true;
+    PostOnDestroy(Looper* l, int* a, int* r) : looper(l), accepted(a), refused(r) {}
+    PostOnDestroy(PostOnDestroy&& other) noexcept
+        : looper(other.looper), accepted(other.accepted), refused(other.refused) {
+      other.armed = false;
+    }
+    ~PostOnDestroy() {
+      if (!armed) return;
+      ++*(looper->Post([] {}) ? accepted : refused);
+    }
+  };
+  {
+    auto looper = MakeLooper();
+    for (int i = 0; i < 40; ++i) {
+      looper->Post([p = PostOnDestroy(looper.get(), &accepted, &refused)] {});
+      looper->PostDelayed([p = PostOnDestroy(looper.get(), &accepted, &refused)] {}, milliseconds(5));
+    }
+  }
+  EXPECT_EQ(accepted, 0);
+  EXPECT_EQ(refused, 80);
+}
+
+TEST(Looper, L3AHugeDelayWaitsInsteadOfOverflowingIntoThePast) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  bool home_ran = false;
+  std::atomic<bool> remote_ran{false};
+  looper->PostDelayed([&] { home_ran = true; }, Duration::max());
+  std::thread([&] { looper->PostDelayed([&] { remote_ran = true; }, Duration::max() - Duration(1)); })
+      .join();
+  looper->RunUntilIdle();
+  EXPECT_FALSE(home_ran);
+  EXPECT_FALSE(remote_ran);
+  EXPECT_GT(looper->NextTimeoutMs(), int64_t{24} * 3600 * 1000 * 365);
+}
+
+TEST(Looper, L10WorkAddedBetweenStepsMakesTheBackendFdReadable) {
+  // The application posts (or runs JS that sets a timer) from its own event
+  // handlers, outside Step(): the foreign loop, watching only the fd, must
+  // wake for it, not at the next unrelated deadline.
+  // (The real clock: the backend fd's deadline is a CLOCK_MONOTONIC timerfd.)
+  auto looper = MakeLooper();
+  looper->PostDelayed([] {}, std::chrono::hours(1));  // an unrelated far deadline
+  EXPECT_TRUE(looper->Step());
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  ASSERT_EQ(::poll(&fd, 1, 0), 0);
+  bool ran = false;
+  looper->Post([&] { ran = true; });
+  // Generous bound: readable at once; before the fix it stayed unreadable
+  // until the hour-long deadline.
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  looper->Step();
+  EXPECT_TRUE(ran);
+  // A delayed post between steps moves the deadline earlier.
+  ASSERT_EQ(::poll(&fd, 1, 0), 0);
+  bool delayed_ran = false;
+  looper->PostDelayed([&] { delayed_ran = true; }, milliseconds(5));
+  EXPECT_LE(looper->NextTimeoutMs(), 5);
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  // (The poll may return a moment before the deadline by the loop's clock.)
+  for (int i = 0; i < 100 && !delayed_ran; ++i) {
+    looper->Step();
+    if (!delayed_ran) {
+      ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+    }
+  }
+  EXPECT_TRUE(delayed_ran);
+}
+
+TEST(Looper, L10UnwatchingAStaleWatchLeavesTheFdNumbersNewWatchAlone) {
+  // Misuse the loop survives: an fd closed while watched (the kernel drops
+  // its epoll registration), its number reused by a new watch, then the old
+  // watch removed. The new watch must keep working.
+  auto looper = MakeLooper();
+  Pipe first;
+  int reused = first.fds[0];
+  auto old_id = looper->WatchFd(reused, EPOLLIN, [](uint32_t) {});
+  ASSERT_TRUE(old_id.ok());
+  ::close(first.fds[0]);
+  int fds[2];
+  PCHECK(::pipe2(fds, O_NONBLOCK | O_CLOEXEC) == 0);
+  base::UniqueFd read_end(fds[0]);
+  base::UniqueFd write_end(fds[1]);
+  if (fds[0] != reused) {
+    // The number was not reused after all: move the new pipe onto it.
+    PCHECK(::dup2(fds[0], reused) == reused);
+    read_end = base::UniqueFd(reused);
+  }
+  first.fds[0] = ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // Pipe's destructor closes it
+  int fired = 0;
+  auto new_id = looper->WatchFd(read_end.Get(), EPOLLIN, [&](uint32_t) {
+    char c;
+    PCHECK(::read(read_end.Get(), &c, 1) == 1);
+    ++fired;
+  });
+  ASSERT_TRUE(new_id.ok());
+  looper->UnwatchFd(old_id.value());
+  EXPECT_FALSE(looper->ModifyFd(old_id.value(), EPOLLIN).ok());
+  PCHECK(::write(write_end.Get(), "x", 1) == 1);
+  looper->Step();
+  EXPECT_EQ(fired, 1);
+  looper->UnwatchFd(new_id.value());
+}
+
 TEST(Looper, L3AppMessageFromAnotherThreadRunsBetweenTheHomePostsAroundIt) {
   auto looper = MakeLooper();
   std::vector<std::string> log;
@@ -565,7 +706,7 @@ TEST(Looper, L10CrossThreadPostWakesTheBackendFdAfterAQuitInsideStep) {
   auto looper = MakeLooper();
   looper->Ref();  // the application's own work keeps the loop alive
   looper->Post([&] { looper->Quit(); });
-  EXPECT_TRUE(looper->Step());
+  EXPECT_FALSE(looper->Step());  // the Quit ends this round of stepping, as it ends Run()
   EXPECT_EQ(looper->NextTimeoutMs(), -1);
   bool ran = false;
   std::thread poster([&] { looper->remote()->Post([&] { ran = true; }); });
