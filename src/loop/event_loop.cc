@@ -125,7 +125,7 @@ bool EventLoop::PostInternal(Task task, Nesting nesting) {
 bool EventLoop::PostInternalDelayed(Task task, Duration delay, Nesting nesting,
                                     Liveness liveness) {
   if (delay <= Duration::zero()) return PostInternal(std::move(task), nesting);
-  TimePoint due = clock_->Now() + delay;
+  TimePoint due = base::DueAfter(clock_->Now(), delay);
   LooperRemote* remote = nullptr;
   bool accepted = false;
   {
@@ -301,14 +301,16 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
     base::MutexLock lock(mutex_);
     if (state_ == State::kShutDown) return false;
     if (state_ == State::kUnbound) {
-      buffered_ordered_.push_back(BufferedOrdered{clock_->Now() + delay, std::move(task)});
+      buffered_ordered_.push_back(
+          BufferedOrdered{base::DueAfter(clock_->Now(), delay), std::move(task)});
       return true;
     }
   }
   CHECK_MSG(IsHomeThread(), "ordered posts come from the home thread once bound");
   if (shut_down_) return false;
   if (delay > Duration::zero()) {
-    looper_->Schedule(looper_->Now() + delay, std::move(task), TimerQueue::Meta{owner_id_, true, 0});
+    looper_->Schedule(base::DueAfter(looper_->Now(), delay), std::move(task),
+                      TimerQueue::Meta{owner_id_, true, 0});
   } else {
     looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0});
   }
@@ -317,7 +319,7 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
 
 EventLoop::TimerId EventLoop::ScheduleOrdered(Task task, Duration delay, Liveness liveness) {
   DCHECK(IsHomeThread());
-  return ScheduleOrderedAt(std::move(task), looper_->Now() + delay, liveness);
+  return ScheduleOrderedAt(std::move(task), base::DueAfter(looper_->Now(), delay), liveness);
 }
 
 EventLoop::TimerId EventLoop::ScheduleOrderedAt(Task task, TimePoint due, Liveness liveness) {
