@@ -89,11 +89,15 @@ class Runtime {
   // rest. False (with the error printed) when it cannot be loaded.
   bool RunModule(const std::string& path);
   // The same for module source text; relative imports resolve against the
-  // current directory.
-  bool EvaluateModule(const std::string& code, const std::string& name = "[embed]");
+  // current directory. `name` is the module's file name there (its URL);
+  // each call without one gets a fresh name ("[embed]", "[embed-2]", ...).
+  // False, with an error printed, for a name this runtime already used: a
+  // module's URL names one module for good.
+  bool EvaluateModule(const std::string& code, const std::string& name = "");
 
-  // Once the loop went idle: 0, 1 (uncaught error), 13 (top-level await
-  // that never settled).
+  // 0, 1 (uncaught error), 13 (top-level await that can never settle: only
+  // once the loop went idle; the message is printed once). Asking earlier
+  // changes nothing.
   int exit_code();
   // Whether the runtime stopped itself (an uncaught error with the default
   // policy); its entries no longer run.

@@ -1,6 +1,9 @@
 // The embedding API (include/hostloop/hostloop.h) on top of the runtime.
 #include "hostloop/hostloop.h"
 
+#include <atomic>
+#include <string>
+
 #include "base/check.h"
 #include "runtime/file_url.h"
 #include "runtime/native_module.h"
@@ -21,7 +24,17 @@ bool Engine::Initialize(const char* argv0, const std::vector<std::string>& v8_fl
   return result.ok();
 }
 
-void Engine::Shutdown() { v8host::V8Process::Shutdown(); }
+namespace {
+// Runtimes created through this API and not yet destroyed (any thread).
+std::atomic<int> live_runtimes{0};
+}  // namespace
+
+void Engine::Shutdown() {
+  CHECK_MSG(live_runtimes.load() == 0,
+            "hostloop::Engine::Shutdown() called while a hostloop::Runtime is alive; destroy "
+            "every Runtime first");
+  v8host::V8Process::Shutdown();
+}
 
 void DefineModule(const std::string& name, ModuleFactory factory) {
   runtime::RegisterNativeModule(
@@ -71,6 +84,10 @@ void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunctio
 
 struct Runtime::Impl {
   std::unique_ptr<runtime::Runtime> runtime;
+  // EvaluateModule calls without a name so far (each gets its own).
+  int unnamed_modules = 0;
+  // The unsettled top-level await was reported (exit_code() says it once).
+  bool reported_unsettled = false;
 
   // The runtime, for a call on its home thread: a call from any other
   // thread is a clear CHECK failure, not a data race inside V8.
@@ -81,9 +98,12 @@ struct Runtime::Impl {
   }
 };
 
-Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) { ++live_runtimes; }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+  impl_.reset();
+  --live_runtimes;
+}
 
 std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
                                          std::string* error) {
@@ -114,12 +134,35 @@ bool Runtime::RunModule(const std::string& path) {
 }
 
 bool Runtime::EvaluateModule(const std::string& code, const std::string& name) {
-  return impl_->Home().StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(name)), code);
+  runtime::Runtime& home = impl_->Home();
+  std::string module_name = name;
+  if (module_name.empty()) {
+    int n = ++impl_->unnamed_modules;
+    module_name = n == 1 ? "[embed]" : "[embed-" + std::to_string(n) + "]";
+  }
+  std::string url = runtime::PathToFileUrl(runtime::AbsolutePath(module_name));
+  if (home.KnowsModule(url)) {
+    // A module map entry is the module for good: new source under its URL
+    // would be silently ignored (or its old SyntaxError thrown again).
+    home.Print("error: EvaluateModule: a module named '" + module_name +
+                   "' was already evaluated in this runtime; give the new source another name\n",
+               2);
+    return false;
+  }
+  return home.StartMainModule(url, code);
 }
 
 int Runtime::exit_code() {
-  impl_->Home().CheckUnsettledMain();
-  return impl_->runtime->exit_code();
+  runtime::Runtime& home = impl_->Home();
+  // Only an idle loop knows that a pending top-level await can never settle;
+  // asking earlier neither decides it nor prints.
+  if (home.main_state() == runtime::Runtime::MainState::kPending && !home.stopping() &&
+      !home.looper()->KeepsAlive()) {
+    if (!impl_->reported_unsettled) home.PrintUnsettledMain();
+    impl_->reported_unsettled = true;
+    return runtime::kExitUnsettledTopLevelAwait;
+  }
+  return home.exit_code();
 }
 
 bool Runtime::stopped() const { return impl_->Home().stopping(); }

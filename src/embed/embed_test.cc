@@ -63,6 +63,44 @@ TEST(Embed, ModuleFactoryThatReturnsNothingFailsTheImport) {
   EXPECT_FALSE(started);
 }
 
+TEST(Embed, EachUnnamedEvaluateModuleRunsAndAReusedNameIsRefused) {
+  // Every EvaluateModule without a name ran under one URL: the second call
+  // found the first module in the map, ignored its own source, and said true.
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  EXPECT_TRUE(runtime->EvaluateModule("globalThis.ran = ['first'];"));
+  EXPECT_TRUE(runtime->EvaluateModule("globalThis.ran.push('second');"));
+  // A corrected source under a name whose module failed to parse: refused
+  // with a message, not the old SyntaxError again.
+  EXPECT_FALSE(runtime->EvaluateModule("this is not javascript", "fix.mjs"));
+  EXPECT_FALSE(runtime->EvaluateModule("globalThis.ran.push('fixed');", "fix.mjs"));
+  EXPECT_TRUE(runtime->EvaluateModule("globalThis.ran.push('renamed');", "fix2.mjs"));
+  looper->Run();
+  v8::HandleScope scope(runtime->isolate());
+  v8::Local<v8::Context> context = runtime->context();
+  v8::Local<v8::Value> ran =
+      context->Global()->Get(context, v8::String::NewFromUtf8Literal(runtime->isolate(), "ran"))
+          .ToLocalChecked();
+  v8::String::Utf8Value text(runtime->isolate(), ran);
+  EXPECT_STREQ(*text, "first,second,renamed");
+}
+
+TEST(Embed, ExitCodeAskedBeforeTheLoopIsIdleDecidesNothing) {
+  // exit_code() before Run() took the pending top-level await for one that
+  // can never settle: it printed, and stuck at 13 after the await settled.
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  ASSERT_TRUE(runtime->EvaluateModule("await new Promise((resolve) => setTimeout(resolve, 5));"));
+  EXPECT_EQ(runtime->exit_code(), 0);
+  looper->Run();
+  EXPECT_EQ(runtime->exit_code(), 0);
+  // One that can never settle: 13 once the loop is idle, and again.
+  ASSERT_TRUE(runtime->EvaluateModule("await new Promise(() => {});", "never.mjs"));
+  looper->Run();
+  EXPECT_EQ(runtime->exit_code(), 13);
+  EXPECT_EQ(runtime->exit_code(), 13);
+}
+
 }  // namespace
 
 // A Runtime used from another thread than the one that created it stops
@@ -85,6 +123,15 @@ TEST(EmbedDeathTest, RuntimeUsedOffItsHomeThreadChecks) {
         other.join();
       },
       "home thread");
+}
+
+// Engine::Shutdown() with a Runtime alive used to return, and the runtime's
+// destruction then crashed; now it stops with a message at once.
+TEST(EmbedDeathTest, EngineShutdownWithARuntimeAliveChecks) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  EXPECT_DEATH(hostloop::Engine::Shutdown(), "while a hostloop::Runtime is alive");
 }
 
 int main(int argc, char** argv) {

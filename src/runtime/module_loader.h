@@ -47,6 +47,10 @@ class ModuleLoader {
 
   // The URL a module was loaded from ("" if unknown).
   std::string UrlOf(v8::Local<v8::Module> module) const;
+  // Whether `url` is in the module map (loaded, or failed to parse).
+  bool Knows(const std::string& url) const {
+    return by_url_.count(url) > 0 || parse_errors_.count(url) > 0;
+  }
 
  private:
   enum class ModuleType { kJavaScript, kJson };

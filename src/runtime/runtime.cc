@@ -325,6 +325,13 @@ bool Runtime::StartClassicScript(const std::string& url) {
 
 void Runtime::CheckUnsettledMain() {
   if (main_state_ != MainState::kPending || stopping_) return;
+  PrintUnsettledMain();
+  exit_code_ = kExitUnsettledTopLevelAwait;
+}
+
+bool Runtime::KnowsModule(const std::string& url) const { return modules_->Knows(url); }
+
+void Runtime::PrintUnsettledMain() {
   v8::HandleScope scope(isolate_);
   std::string where;
   v8::Local<v8::Module> module = main_module_.Get(isolate_);
@@ -334,7 +341,6 @@ void Runtime::CheckUnsettledMain() {
   Print("error: top-level await never settled in " + where +
             ": the module awaits a promise that nothing left in the program can resolve\n",
         2);
-  exit_code_ = kExitUnsettledTopLevelAwait;
 }
 
 // ---- Errors (J4) -------------------------------------------------------------

@@ -126,6 +126,10 @@ class Runtime {
   // After the loop went idle: exit code 13 with a message if the main
   // module's top-level await can never settle.
   void CheckUnsettledMain();
+  // Its message alone (stderr), exit code untouched.
+  void PrintUnsettledMain();
+  // Whether `url` is in this runtime's module map.
+  bool KnowsModule(const std::string& url) const;
 
   // J4. Reports an exception that escaped a callback: a cancelable `error`
   // event on the global first; if not canceled, the report on stderr and the
