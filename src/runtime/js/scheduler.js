@@ -115,24 +115,33 @@ class TaskController extends global.AbortController {
     if (previousPriority === priority) return;
     priorityChanging.add(signal);
     signalPriority.set(signal, priority);
-    // Queued tasks that follow this signal move to the new priority, keeping
-    // their enqueue order there (the spec's queue per signal, run by the
-    // oldest enqueue order among the highest-priority queues).
-    for (let q = 1; q < queues.length; q += 2) {
-      const queue = queues[q];
-      for (let i = 0; i < queue.length; i++) {
-        const task = queue[i];
-        if (task.signal === signal && task.followsSignal) {
-          ReflectApply(ArrayPrototypeSplice, queue, [i--, 1]);
-          task.priority = priority;
-          insertByEnqueueOrder(queues[priorityIndex(priority) * 2 + 1], task);
-        }
-      }
-    }
+    // Step 6: the priority change algorithms.
+    moveQueuedEntries(signal, previousPriority, priority);
     try {
       internals.fireEvent(signal, 'prioritychange', TaskPriorityChangeEvent, { previousPriority });
     } finally {
       priorityChanging.delete(signal);
+    }
+  }
+}
+
+// The priority change algorithm "select the scheduler task queue" (step
+// 1.1.3) adds for a signal's task queue and continuation queue: they take the
+// signal's new priority. Here, where each priority has one queue of each kind,
+// the signal's queued tasks and continuations move from the queues of
+// `previous` to those of `priority`, each placed by its enqueue order, which
+// is the order the spec's "oldest first runnable task" rule runs them in.
+function moveQueuedEntries(signal, previous, priority) {
+  for (let kind = 0; kind < 2; kind++) {
+    const from = queues[priorityIndex(previous) * 2 + kind];
+    const to = queues[priorityIndex(priority) * 2 + kind];
+    for (let i = 0; i < from.length; i++) {
+      const entry = from[i];
+      if (entry.signal === signal && entry.followsSignal) {
+        ReflectApply(ArrayPrototypeSplice, from, [i--, 1]);
+        entry.priority = priority;
+        insertByEnqueueOrder(to, entry);
+      }
     }
   }
 }
@@ -207,8 +216,8 @@ function scheduleTask(callback, options, resolve, reject) {
   }
 }
 
-// The spec's "enqueue order": the scheduler's counter, taken when a task
-// joins a queue (a delayed task when its delay ends).
+// The spec's "enqueue order": the scheduler's counter, taken when a task or
+// a continuation joins a queue (a delayed task when its delay ends).
 let nextEnqueueOrder = 1;
 
 function enqueue(task) {
@@ -313,28 +322,32 @@ class Scheduler {
     return promise;
   }
   // https://wicg.github.io/scheduling-apis/#dom-scheduler-yield: the
-  // continuation inherits the current task's signal and priority, and runs
-  // before tasks of that priority.
+  // continuation inherits the current task's signal and priority (following
+  // the signal's priority changes when the task did), and runs before tasks
+  // of that priority.
   yield() {
     const state = currentSchedulingState();
     let priority = 'user-visible';
     let signal;
+    let followsSignal = false;
     if (state !== undefined) {
       signal = state.signal;
-      priority = state.followsSignal ? signalPriority.get(signal) : state.priority;
+      followsSignal = state.followsSignal;
+      priority = followsSignal ? signalPriority.get(signal) : state.priority;
     }
     if (signal !== undefined && signal.aborted) return PromiseReject(signal.reason);
     return new PromiseCtor((resolve, reject) => {
-      const queue = queues[priorityIndex(priority) * 2];
-      const entry = { continuation: true, resolve, signal, abort: undefined };
+      const entry = {
+        continuation: true, resolve, signal, followsSignal, priority, abort: undefined, order: nextEnqueueOrder++,
+      };
       if (signal !== undefined) {
         entry.abort = () => {
-          removeFromQueue(queue, entry);
+          removeFromQueue(queues[priorityIndex(entry.priority) * 2], entry);
           reject(signal.reason);
         };
         internals.addAbortAlgorithm(signal, entry.abort);
       }
-      ReflectApply(ArrayPrototypePush, queue, [entry]);
+      ReflectApply(ArrayPrototypePush, queues[priorityIndex(priority) * 2], [entry]);
       host.postSchedulerToken(0);
     });
   }
