@@ -19,6 +19,18 @@ const ArrayPrototypeShift = Array.prototype.shift;
 const ArrayPrototypeIndexOf = Array.prototype.indexOf;
 const ArrayPrototypeSplice = Array.prototype.splice;
 const ObjectDefineProperty = Object.defineProperty;
+const ObjectSetPrototypeOf = Object.setPrototypeOf;
+const SymbolIterator = Symbol.iterator;
+const WeakMapPrototypeGet = WeakMap.prototype.get;
+const WeakMapPrototypeSet = WeakMap.prototype.set;
+const SetPrototypeAdd = Set.prototype.add;
+const SetPrototypeDelete = Set.prototype.delete;
+const SetPrototypeForEach = Set.prototype.forEach;
+const WeakRefCtor = typeof WeakRef === 'function' ? WeakRef : undefined;
+const WeakRefPrototypeDeref = WeakRefCtor !== undefined ? WeakRef.prototype.deref : undefined;
+const FinalizationRegistryCtor = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
+const FinalizationRegistryPrototypeRegister =
+  FinalizationRegistryCtor !== undefined ? FinalizationRegistry.prototype.register : undefined;
 
 const kPriorities = ['user-blocking', 'user-visible', 'background'];
 
@@ -31,8 +43,42 @@ const priorityIndex = (priority) =>
   priority === 'user-visible' ? 1 : priority === 'user-blocking' ? 0 : priority === 'background' ? 2 : -1;
 
 // https://wicg.github.io/scheduling-apis/#sec-task-signal
-// A TaskSignal is an AbortSignal with a priority; TaskController makes them.
-const signalPriority = new WeakMap();
+// A TaskSignal is an AbortSignal with a priority; TaskController and
+// TaskSignal.any make them. Its state: priority, priority changing, dependent,
+// source signal (a weak handle) and dependent signals (a set of weak handles),
+// plus `retained`, the dependents it must keep alive (see
+// createDependentTaskSignal). Its priority change algorithms are the
+// scheduler's, the same for every signal (moveQueuedEntries).
+const taskSignalStates = new WeakMap();
+
+function newTaskSignalState(priority) {
+  return { priority, changing: false, dependent: false, source: null, dependents: null, retained: null, handle: null };
+}
+
+// The state of a TaskSignal; undefined for anything else.
+function taskSignalState(value) {
+  return ReflectApply(WeakMapPrototypeGet, taskSignalStates, [value]);
+}
+
+// A weak handle on a signal: a WeakRef, or the signal itself without WeakRef.
+function weakHandle(signal, state) {
+  if (WeakRefCtor === undefined) return signal;
+  if (state.handle === null) state.handle = new WeakRefCtor(signal);
+  return state.handle;
+}
+
+function derefHandle(handle) {
+  return WeakRefCtor === undefined ? handle : ReflectApply(WeakRefPrototypeDeref, handle, []);
+}
+
+// When a dependent signal is collected, its source forgets its handle.
+const dependentRegistry = FinalizationRegistryCtor !== undefined
+  ? new FinalizationRegistryCtor(({ sourceHandle, handle }) => {
+    const source = derefHandle(sourceHandle);
+    const sourceState = source === undefined ? undefined : taskSignalState(source);
+    if (sourceState !== undefined) ReflectApply(SetPrototypeDelete, sourceState.dependents, [handle]);
+  })
+  : undefined;
 
 // WebIDL enum TaskPriority: the value's string, or a TypeError naming `what`.
 function toTaskPriority(value, what) {
@@ -74,17 +120,132 @@ class TaskSignal extends global.AbortSignal {
   constructor() {
     throw new TypeError('Illegal constructor');
   }
+  // https://wicg.github.io/scheduling-apis/#dom-tasksignal-any
+  static any(signals, init = undefined) {
+    const what = "Failed to execute 'any' on 'TaskSignal'";
+    if (arguments.length < 1) {
+      throw new TypeError(`${what}: 1 argument required, but only 0 present.`);
+    }
+    const list = toAbortSignalSequence(signals, what);
+    // TaskSignalAnyInit { (TaskPriority or TaskSignal) priority = "user-visible" }:
+    // a TaskSignal is itself, anything else converts to the enum.
+    let priority = 'user-visible';
+    if (checkDictionary(init, what, 'TaskSignalAnyInit')) {
+      const value = init.priority;
+      if (value !== undefined) priority = taskSignalState(value) !== undefined ? value : toTaskPriority(value, what);
+    }
+    return createDependentTaskSignal(list, priority);
+  }
   get priority() {
-    const priority = signalPriority.get(this);
-    if (priority === undefined) throw new TypeError('Illegal invocation');
-    return priority;
+    const state = taskSignalState(this);
+    if (state === undefined) throw new TypeError('Illegal invocation');
+    return state.priority;
   }
 }
 internals.defineEventHandler(TaskSignal.prototype, 'prioritychange');
+const TaskSignalPrototype = TaskSignal.prototype;
 
-// Signals whose prioritychange is being dispatched ("priority changing").
-const priorityChanging = new WeakSet();
+// WebIDL sequence<AbortSignal>.
+function toAbortSignalSequence(value, what) {
+  const method = typeof value === 'object' && value !== null ? value[SymbolIterator] : undefined;
+  if (typeof method !== 'function') {
+    throw new TypeError(`${what}: The provided value cannot be converted to a sequence.`);
+  }
+  return internals.sequenceFromIterable(value, method, what, (element) => {
+    if (!isSignal(element)) throw new TypeError(`${what}: Failed to convert value to 'AbortSignal'.`);
+    return element;
+  });
+}
+
+// https://wicg.github.io/scheduling-apis/#create-a-dependent-task-signal;
+// `priority` is init["priority"]: a TaskPriority or a TaskSignal.
+function createDependentTaskSignal(signals, priority) {
+  // Step 1.
+  const resultSignal = internals.createDependentAbortSignal(signals);
+  ObjectSetPrototypeOf(resultSignal, TaskSignalPrototype);
+  const result = newTaskSignalState('user-visible');
+  ReflectApply(WeakMapPrototypeSet, taskSignalStates, [resultSignal, result]);
+  // Step 2.
+  result.dependent = true;
+  if (typeof priority === 'string') {
+    // Step 3.1.
+    result.priority = priority;
+    return resultSignal;
+  }
+  // Steps 4.1-4.2.
+  let sourceSignal = priority;
+  let source = taskSignalState(sourceSignal);
+  result.priority = source.priority;
+  // Step 4.3: a signal of fixed priority is not followed.
+  if (source.dependent && source.source === null) return resultSignal;
+  // Step 4.3.1 (the source is held weakly: a collected one is fixed now).
+  if (source.dependent) {
+    sourceSignal = derefHandle(source.source);
+    if (sourceSignal === undefined) return resultSignal;
+    source = taskSignalState(sourceSignal);
+  }
+  // Steps 4.3.3-4.3.4.
+  const sourceHandle = weakHandle(sourceSignal, source);
+  const handle = weakHandle(resultSignal, result);
+  result.source = sourceHandle;
+  if (source.dependents === null) source.dependents = new Set();
+  ReflectApply(SetPrototypeAdd, source.dependents, [handle]);
+  if (dependentRegistry !== undefined) {
+    ReflectApply(FinalizationRegistryPrototypeRegister, dependentRegistry, [resultSignal, { sourceHandle, handle }]);
+  }
+  // https://wicg.github.io/scheduling-apis/#sec-task-signal-garbage-collection:
+  // while it has prioritychange listeners, its source holds it strongly. (Its
+  // queued tasks, the other reason to keep it, hold it themselves.)
+  internals.watchEventListeners(resultSignal, (target, type, present) => {
+    if (type !== 'prioritychange') return;
+    if (present) {
+      if (source.retained === null) source.retained = new Set();
+      ReflectApply(SetPrototypeAdd, source.retained, [target]);
+    } else if (source.retained !== null) {
+      ReflectApply(SetPrototypeDelete, source.retained, [target]);
+    }
+  });
+  // Step 5.
+  return resultSignal;
+}
+
 const DOMExceptionCtor = global.DOMException;
+
+// https://wicg.github.io/scheduling-apis/#tasksignal-signal-priority-change
+function signalPriorityChange(signal, state, priority) {
+  // Step 1.
+  if (state.changing) {
+    throw new DOMExceptionCtor("Failed to execute 'setPriority' on 'TaskController': The priority is already changing.", 'NotAllowedError');
+  }
+  // Step 2.
+  if (state.priority === priority) return;
+  // Step 3.
+  state.changing = true;
+  try {
+    // Steps 4-5.
+    const previousPriority = state.priority;
+    state.priority = priority;
+    // Step 6: the priority change algorithms.
+    moveQueuedEntries(signal, previousPriority, priority);
+    // Step 7.
+    internals.fireEvent(signal, 'prioritychange', TaskPriorityChangeEvent, { previousPriority });
+    // Step 8, for the dependents there were before the event: one added by a
+    // listener already has the new priority.
+    if (state.dependents !== null) {
+      const dependents = [];
+      ReflectApply(SetPrototypeForEach, state.dependents, [(handle) => {
+        const dependent = derefHandle(handle);
+        if (dependent !== undefined) ReflectApply(ArrayPrototypePush, dependents, [dependent]);
+      }]);
+      for (let i = 0; i < dependents.length; i++) {
+        signalPriorityChange(dependents[i], taskSignalState(dependents[i]), priority);
+      }
+    }
+  } finally {
+    // Step 9.
+    state.changing = false;
+  }
+}
 
 class TaskController extends global.AbortController {
   constructor(init = undefined) {
@@ -97,31 +258,20 @@ class TaskController extends global.AbortController {
       if (value !== undefined) priority = toTaskPriority(value, what);
     }
     super();
-    signalPriority.set(this.signal, priority);
-    Object.setPrototypeOf(this.signal, TaskSignal.prototype);
+    const signal = this.signal;
+    ReflectApply(WeakMapPrototypeSet, taskSignalStates, [signal, newTaskSignalState(priority)]);
+    ObjectSetPrototypeOf(signal, TaskSignalPrototype);
   }
+  // https://wicg.github.io/scheduling-apis/#dom-taskcontroller-setpriority
   setPriority(priority) {
     if (arguments.length < 1) {
       throw new TypeError("Failed to execute 'setPriority' on 'TaskController': 1 argument required, but only 0 present.");
     }
     priority = toTaskPriority(priority, "Failed to execute 'setPriority' on 'TaskController'");
     const signal = this.signal;
-    // https://wicg.github.io/scheduling-apis/#tasksignal-signal-priority-change
-    // steps 1-3: not from inside this signal's own prioritychange.
-    if (priorityChanging.has(signal)) {
-      throw new DOMExceptionCtor("Failed to execute 'setPriority' on 'TaskController': The priority is already changing.", 'NotAllowedError');
-    }
-    const previousPriority = signalPriority.get(signal);
-    if (previousPriority === priority) return;
-    priorityChanging.add(signal);
-    signalPriority.set(signal, priority);
-    // Step 6: the priority change algorithms.
-    moveQueuedEntries(signal, previousPriority, priority);
-    try {
-      internals.fireEvent(signal, 'prioritychange', TaskPriorityChangeEvent, { previousPriority });
-    } finally {
-      priorityChanging.delete(signal);
-    }
+    const state = taskSignalState(signal);
+    if (state === undefined) throw new TypeError('Illegal invocation');
+    signalPriorityChange(signal, state, priority);
   }
 }
 
@@ -176,8 +326,8 @@ function scheduleTask(callback, options, resolve, reject) {
       signal = signalValue;
     }
   }
-  const followsSignal = priority === undefined && signal !== undefined && signalPriority.has(signal);
-  if (priority === undefined) priority = followsSignal ? signalPriority.get(signal) : 'user-visible';
+  const followsSignal = priority === undefined && signal !== undefined && taskSignalState(signal) !== undefined;
+  if (priority === undefined) priority = followsSignal ? taskSignalState(signal).priority : 'user-visible';
   if (signal !== undefined && signal.aborted) {
     reject(signal.reason);
     return;
@@ -245,7 +395,7 @@ internals.runSchedulerToken = function runSchedulerToken(delayedTask) {
   if (delayedTask !== undefined && !delayedTask.done) {
     // Its queue is chosen now: a signal's priority may have changed during
     // the delay.
-    if (delayedTask.followsSignal) delayedTask.priority = signalPriority.get(delayedTask.signal);
+    if (delayedTask.followsSignal) delayedTask.priority = taskSignalState(delayedTask.signal).priority;
     enqueue(delayedTask);
   }
   for (let q = 0; q < queues.length; q++) {
@@ -333,7 +483,7 @@ class Scheduler {
     if (state !== undefined) {
       signal = state.signal;
       followsSignal = state.followsSignal;
-      priority = followsSignal ? signalPriority.get(signal) : state.priority;
+      priority = followsSignal ? taskSignalState(signal).priority : state.priority;
     }
     if (signal !== undefined && signal.aborted) return PromiseReject(signal.reason);
     return new PromiseCtor((resolve, reject) => {
