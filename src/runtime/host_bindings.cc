@@ -186,11 +186,13 @@ void GetErrorLocation(const FunctionCallbackInfo<Value>& info) {
   Local<v8::StackFrame> frame;
   if (IsInternalScript(isolate, message->GetScriptResourceName()) &&
       FirstProgramFrame(isolate).ToLocal(&frame)) {
-    info.GetReturnValue().Set(LocationArray(context, message->Get(), frame->GetScriptName(),
-                                            frame->GetLineNumber(), frame->GetColumn()));
+    info.GetReturnValue().Set(LocationArray(context, UncaughtMessageText(context, error, message),
+                                            frame->GetScriptName(), frame->GetLineNumber(),
+                                            frame->GetColumn()));
     return;
   }
-  info.GetReturnValue().Set(MessageLocation(context, message));
+  info.GetReturnValue().Set(
+      MessageLocation(context, message, UncaughtMessageText(context, error, message)));
 }
 
 void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {

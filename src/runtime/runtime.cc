@@ -227,8 +227,9 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     if (!modules_->LoadAndInstantiate(url, source).ToLocal(&module)) {
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
         if (options_.delegate == nullptr ||
-            !options_.delegate->OnUnhandledError(try_catch.Exception(),
-                                                 ErrorLocation::Of(context, try_catch.Message()))) {
+            !options_.delegate->OnUnhandledError(
+                try_catch.Exception(),
+                ErrorLocation::Of(context, try_catch.Exception(), try_catch.Message()))) {
           PrintError(try_catch.Exception(), try_catch.Message(), "Uncaught");
           exit_code_ = kExitUncaught;
         }
@@ -360,7 +361,9 @@ void Runtime::ReportException(v8::Local<v8::Value> exception, v8::Local<v8::Mess
     message = v8::Exception::CreateMessage(isolate_, exception);
   }
   v8::Local<v8::Value> location = v8::Undefined(isolate_);
-  if (!message.IsEmpty()) location = MessageLocation(context, message);
+  if (!message.IsEmpty()) {
+    location = MessageLocation(context, message, UncaughtMessageText(context, exception, message));
+  }
   CallReporter(report, exception, location, message);
 }
 
@@ -398,11 +401,27 @@ void Runtime::CallReporter(v8::Local<v8::Function> report, v8::Local<v8::Value> 
   }
 }
 
-ErrorLocation ErrorLocation::Of(v8::Local<v8::Context> context, v8::Local<v8::Message> message) {
+v8::Local<v8::String> UncaughtMessageText(v8::Local<v8::Context> context,
+                                          v8::Local<v8::Value> exception,
+                                          v8::Local<v8::Message> message) {
+  v8::Isolate* isolate = context->GetIsolate();
+  std::string name;
+  std::string text;
+  if (!ReadDOMException(isolate, exception, &name, &text)) {
+    return message.IsEmpty() ? v8::String::Empty(isolate) : message->Get();
+  }
+  // As Error.prototype.toString joins them.
+  if (name.empty()) return V8String(isolate, "Uncaught " + text);
+  if (text.empty()) return V8String(isolate, "Uncaught " + name);
+  return V8String(isolate, "Uncaught " + name + ": " + text);
+}
+
+ErrorLocation ErrorLocation::Of(v8::Local<v8::Context> context, v8::Local<v8::Value> exception,
+                                v8::Local<v8::Message> message) {
   ErrorLocation location;
   if (message.IsEmpty()) return location;
   v8::Isolate* isolate = context->GetIsolate();
-  location.message = StdString(isolate, message->Get());
+  location.message = StdString(isolate, UncaughtMessageText(context, exception, message));
   v8::Local<v8::Value> resource = message->GetScriptResourceName();
   if (resource->IsString()) location.filename = StdString(isolate, resource);
   location.lineno = message->GetLineNumber(context).FromMaybe(0);
@@ -434,7 +453,8 @@ void Runtime::HandleUnhandled(v8::Local<v8::Value> exception, v8::Local<v8::Mess
   if (options_.delegate != nullptr) {
     v8::HandleScope scope(isolate_);
     if (options_.delegate->OnUnhandledError(
-            exception, location != nullptr ? *location : ErrorLocation::Of(context(), message))) {
+            exception,
+            location != nullptr ? *location : ErrorLocation::Of(context(), exception, message))) {
       return;
     }
   }
@@ -494,21 +514,26 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
         inspect->Call(context, v8::Undefined(isolate_), 1, argv).ToLocal(&formatted)) {
       body = StdString(isolate_, formatted);
     } else {
-      body = StdString(isolate_, exception);
+      // inspect() failed (a getter of the value threw): V8's text for the
+      // value, which runs no script (its toString could throw as well).
+      v8::Local<v8::String> detail;
+      if (exception->ToDetailString(context).ToLocal(&detail)) body = StdString(isolate_, detail);
     }
   }
   if (syntax_error && has_location_in_text) {
     // The stack of a compile error only repeats the location.
     body = StdString(isolate_, exception);
-  } else if (exception->IsNativeError() && body.size() > 2 && body.front() == '[' &&
-             body.back() == ']') {
-    // inspect() brackets an error without frames: "[Error: x]".
+  } else if ((exception->IsNativeError() || IsDOMException(exception)) && body.size() > 2 &&
+             body.front() == '[' && body.back() == ']') {
+    // inspect() brackets an error without frames: "[Error: x]", and a
+    // DOMException without one (a structured clone has no stack):
+    // "[DOMException [AbortError]: x]".
     body = body.substr(1, body.size() - 2);
   }
   bool has_frames = body.find("\n    at ") != std::string::npos;
   if (!has_frames && !has_location_in_text && (location != nullptr || !message.IsEmpty())) {
     const ErrorLocation where =
-        location != nullptr ? *location : ErrorLocation::Of(context, message);
+        location != nullptr ? *location : ErrorLocation::Of(context, exception, message);
     // A location inside hostloop's own scripts says nothing about the program.
     if (!where.filename.empty() && where.filename.rfind("hostloop:", 0) != 0 && where.lineno > 0) {
       body += "\n    at " + where.filename + ":" + std::to_string(where.lineno) + ":" +

@@ -41,9 +41,21 @@ struct ErrorLocation {
   std::string filename;
   int lineno = 0;
   int colno = 0;
-  // The location V8's message gives (empty when there is none).
-  static ErrorLocation Of(v8::Local<v8::Context> context, v8::Local<v8::Message> message);
+  // The location V8's message about `exception` gives (empty when there is
+  // none), with UncaughtMessageText for its message.
+  static ErrorLocation Of(v8::Local<v8::Context> context, v8::Local<v8::Value> exception,
+                          v8::Local<v8::Message> message);
 };
+
+// The message of an error report (ErrorEvent.message, a worker's report to
+// its parent) for an uncaught `exception` about which V8 made `message`:
+// V8's text ("Uncaught TypeError: boom"), but "Uncaught NAME: MESSAGE" for a
+// DOMException, read without running script. (V8 reads an error's name and
+// message only from data properties; a DOMException's are accessors on its
+// prototype, so V8 said just "Uncaught ".) Empty if there is no message.
+v8::Local<v8::String> UncaughtMessageText(v8::Local<v8::Context> context,
+                                          v8::Local<v8::Value> exception,
+                                          v8::Local<v8::Message> message);
 
 // What embeds a runtime, when it is not the plain CLI: a worker thread.
 // Called on the runtime's home thread.

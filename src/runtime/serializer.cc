@@ -255,6 +255,22 @@ bool IsSerializableKind(v8::Local<v8::Object> object, int32_t kind) {
   return field->IsInt32() && field.As<v8::Int32>()->Value() == kind;
 }
 
+bool IsDOMException(v8::Local<v8::Value> value) {
+  return value->IsObject() && !value->IsProxy() &&
+         IsSerializableKind(value.As<v8::Object>(), kSerializableDOMException);
+}
+
+bool ReadDOMException(v8::Isolate* isolate, v8::Local<v8::Value> value, std::string* name,
+                      std::string* message) {
+  if (!IsDOMException(value)) return false;
+  v8::Local<v8::Object> object = value.As<v8::Object>();
+  v8::Local<v8::Value> name_field = object->GetInternalField(1);
+  v8::Local<v8::Value> message_field = object->GetInternalField(2);
+  *name = name_field->IsString() ? StdString(isolate, name_field) : std::string();
+  *message = message_field->IsString() ? StdString(isolate, message_field) : std::string();
+  return true;
+}
+
 v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
                                             v8::Local<v8::Value> name,
                                             v8::Local<v8::Value> message) {

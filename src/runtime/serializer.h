@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace hostloop::runtime {
@@ -81,6 +82,14 @@ inline constexpr int kSerializableFieldCount = 4;
 inline constexpr int32_t kSerializableDOMException = 1;
 // Whether `object` is such an object, of `kind`.
 bool IsSerializableKind(v8::Local<v8::Object> object, int32_t kind);
+// Whether `value` is a DOMException (its API object, of any prototype).
+bool IsDOMException(v8::Local<v8::Value> value);
+// If `value` is a DOMException, sets `name` and `message` to its name and
+// message, read from its internal fields, and returns true. No script runs:
+// its `name` and `message` getters are not called, and a user's getters or
+// own properties on it are not consulted.
+bool ReadDOMException(v8::Isolate* isolate, v8::Local<v8::Value> value, std::string* name,
+                      std::string* message);
 v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
                                             v8::Local<v8::Value> name,
                                             v8::Local<v8::Value> message);

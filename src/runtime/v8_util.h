@@ -102,12 +102,14 @@ inline v8::Local<v8::Array> LocationArray(v8::Local<v8::Context> context,
   return parts;
 }
 
-// The LocationArray of a V8 message (columns 1-based, as HTML reports them).
+// The LocationArray of a V8 message (columns 1-based, as HTML reports them),
+// with `text` for its message.
 inline v8::Local<v8::Array> MessageLocation(v8::Local<v8::Context> context,
-                                            v8::Local<v8::Message> message) {
+                                            v8::Local<v8::Message> message,
+                                            v8::Local<v8::String> text) {
   v8::Isolate* isolate = context->GetIsolate();
   v8::Local<v8::Value> resource = message->GetScriptResourceName();
-  return LocationArray(context, message->Get(),
+  return LocationArray(context, text,
                        resource->IsString() ? resource : V8String(isolate, "").As<v8::Value>(),
                        message->GetLineNumber(context).FromMaybe(0),
                        message->GetStartColumn(context).FromMaybe(-1) + 1);

@@ -108,8 +108,12 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
         if (!value.IsEmpty() && value->IsString()) *out = runtime::StdString(isolate, value);
       };
       read("stack", &report.stack);
-      read("name", &report.name);
-      read("message", &report.error_message);
+      // A DOMException's name and message are accessors on its prototype;
+      // its internal fields hold them, read without script.
+      if (!runtime::ReadDOMException(isolate, error, &report.name, &report.error_message)) {
+        read("name", &report.name);
+        read("message", &report.error_message);
+      }
       // Not an Error (no stack, no message): what it is, as V8 names it.
       if (report.stack.empty() && report.error_message.empty()) {
         report.error_message = NoScriptString(context, error);
