@@ -17,13 +17,19 @@ std::string g_create_before_initialize_error;
 
 // Runs `code` as the main module of a fresh runtime until the loop is idle;
 // returns the exit code.
+// The runtime RunProgram runs (for native functions that call back into it).
+hostloop::Runtime* g_nested_runtime = nullptr;
+
 int RunProgram(const std::string& code, bool* started = nullptr) {
   auto looper = std::move(hostloop::Looper::Create()).value();
   std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  g_nested_runtime = runtime.get();
   bool ok = runtime->EvaluateModule(code, "embed_test.mjs");
   if (started != nullptr) *started = ok;
   looper->Run();
-  return runtime->exit_code();
+  int exit_code = runtime->exit_code();
+  g_nested_runtime = nullptr;
+  return exit_code;
 }
 
 TEST(Embed, CreateBeforeEngineInitializeIsRefusedWithAnError) {
@@ -101,6 +107,27 @@ TEST(Embed, ExitCodeAskedBeforeTheLoopIsIdleDecidesNothing) {
   EXPECT_EQ(runtime->exit_code(), 13);
 }
 
+TEST(Embed, EvaluateModuleCalledFromJsLeavesTheMicrotasksToTheEndOfTheTask) {
+  // A native function that evaluates a module, called from a JS task: the
+  // microtasks that task queued ran inside the call (in the middle of the
+  // task), before the rest of the task (L5).
+  bool started = false;
+  int code = RunProgram(
+      "import { evalNested } from 'hostloop:embed_test_nested';\n"
+      "const order = [];\n"
+      "globalThis.order = order;\n"
+      "await new Promise((resolve) => setTimeout(() => {\n"
+      "  Promise.resolve().then(() => { order.push('microtask'); resolve(); });\n"
+      "  evalNested();\n"
+      "  order.push('rest of the task');\n"
+      "}, 1));\n"
+      "const got = order.join(', ');\n"
+      "if (got !== 'nested module, rest of the task, microtask') throw new Error(got);\n",
+      &started);
+  EXPECT_TRUE(started);
+  EXPECT_EQ(code, 0);
+}
+
 }  // namespace
 
 // A Runtime used from another thread than the one that created it stops
@@ -148,6 +175,16 @@ int main(int argc, char** argv) {
           {"0", [](const std::string&) { return std::string("0"); }},
           {"ok", [](const std::string&) { return std::string("1"); }},
           {"default", [](const std::string&) { return std::string("\"the default\""); }},
+      });
+  hostloop::DefineJsonModule(
+      "embed_test_nested",
+      {
+          {"evalNested",
+           [](const std::string&) {
+             // The runtime running the test is the only one on this thread.
+             g_nested_runtime->EvaluateModule("globalThis.order.push('nested module');");
+             return std::string();
+           }},
       });
   hostloop::DefineModule("embed_test_empty",
                          [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });

@@ -246,7 +246,7 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
         ReportException(try_catch.Exception(), try_catch.Message());
       }
-      Checkpoint();
+      CheckpointUnlessNested();
       MainSettled(false);
       return false;
     }
@@ -270,7 +270,7 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
   // Fails only when execution is being terminated (a worker's terminate()
   // racing its start): then nothing more runs anyway.
   if (!ThenNative(context, promise, on_fulfilled, on_rejected, self)) return false;
-  Checkpoint();
+  CheckpointUnlessNested();
   return true;
 }
 
@@ -319,7 +319,7 @@ bool Runtime::StartClassicScript(const std::string& url) {
       ReportException(try_catch.Exception(), try_catch.Message());
     }
   }
-  Checkpoint();
+  CheckpointUnlessNested();
   MainSettled(ok);
   return ok;
 }
@@ -588,6 +588,14 @@ Runtime::StopDeferral::~StopDeferral() {
 }
 
 // ---- The turn (L5) -----------------------------------------------------------
+
+void Runtime::CheckpointUnlessNested() {
+  // Called from JS (an embedder's native function evaluating a module), the
+  // microtasks wait for the end of the task that called it (L5): running
+  // them here would run them in the middle of that task.
+  if (v8::StackTrace::CurrentStackTrace(isolate_, 1)->GetFrameCount() > 0) return;
+  Checkpoint();
+}
 
 void Runtime::Checkpoint() {
   if (stopping_ || in_checkpoint_) return;

@@ -270,6 +270,10 @@ class Runtime {
   base::Result<void> Initialize();
   // The entry hook (L5).
   void Checkpoint();
+  // The same after a script or module evaluated outside the loop's entries,
+  // unless JS is on the stack (it was called from JS): then the caller's
+  // task ends with the checkpoint.
+  void CheckpointUnlessNested();
   void MainSettled(bool ok);
   // Calls internals.reportException(exception, location); if that throws,
   // prints `exception` as uncaught with `message` instead (empty: one made
