@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <v8.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <thread>
@@ -126,6 +127,28 @@ TEST(Embed, EvaluateModuleCalledFromJsLeavesTheMicrotasksToTheEndOfTheTask) {
       &started);
   EXPECT_TRUE(started);
   EXPECT_EQ(code, 0);
+}
+
+TEST(Embed, AStoppedRuntimeNoLongerKeepsItsLooperAlive) {
+  // Two runtimes on one Looper; one stops itself (an uncaught error) with a
+  // long timer pending. Its work never runs again, so it must not keep the
+  // loop running: the next Run() ends when the other runtime is done (it
+  // waited for the stopped runtime's timer, ten minutes here).
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> stops = hostloop::Runtime::Create(looper.get());
+  std::unique_ptr<hostloop::Runtime> other = hostloop::Runtime::Create(looper.get());
+  ASSERT_TRUE(stops->EvaluateModule(
+      "setTimeout(() => {}, 600000);\n"
+      "setTimeout(() => { throw new Error('boom'); }, 1);\n"));
+  ASSERT_TRUE(other->EvaluateModule("await new Promise((resolve) => setTimeout(resolve, 50));"));
+  EXPECT_EQ(looper->Run(), hostloop::Looper::RunResult::kQuit);
+  EXPECT_TRUE(stops->stopped());
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(looper->Run(), hostloop::Looper::RunResult::kIdle);
+  // Generous bound: the other runtime needs ~50 ms.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  EXPECT_EQ(stops->exit_code(), 1);
+  EXPECT_EQ(other->exit_code(), 0);
 }
 
 }  // namespace

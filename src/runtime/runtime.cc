@@ -578,6 +578,15 @@ void Runtime::Stop(int exit_code) {
   // another entry.
   isolate_->TerminateExecution();
   looper_->Quit();
+  // Its work never runs again, so it must not keep the loop alive either
+  // (J3): when the loop next runs (a Looper may carry other runtimes, and an
+  // embedder may run it on), its lanes are dropped. Not here: this is deep
+  // inside one of its own entries.
+  looper_->Post([runtime = this, alive = std::weak_ptr<bool>(alive_)] {
+    if (alive.expired()) return;
+    v8::HandleScope scope(runtime->isolate_);
+    runtime->event_loop_->Shutdown();
+  });
 }
 
 Runtime::StopDeferral::~StopDeferral() {

@@ -284,6 +284,8 @@ class Runtime {
   loop::Looper* const looper_;
   RuntimeOptions options_;
   std::shared_ptr<loop::EventLoop> event_loop_;
+  // Expires with the runtime (for work posted to its Looper that outlives it).
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   std::shared_ptr<v8::ArrayBuffer::Allocator> allocator_;
   v8::Isolate* isolate_ = nullptr;
   v8host::RuntimeKey runtime_key_ = 0;
