@@ -17,6 +17,9 @@ constexpr uint64_t kWakerKey = 0;
 // How many entries run between clock reads for the time budget.
 constexpr std::size_t kClockCheckInterval = 8;
 
+// Inbox sizes past which the pass re-reads the clock after taking them.
+constexpr std::size_t kLargeInbox = 4096;
+
 // While work is due, how often the fds (and the wake eventfd) are polled.
 constexpr Duration kFdPollInterval = std::chrono::microseconds(250);
 
@@ -33,7 +36,7 @@ Duration TimeUntil(TimePoint deadline, TimePoint now) {
 bool LooperRemote::Post(Task task, Duration delay) {
   {
     base::MutexLock lock(mutex_);
-    if (!closed_) {
+    if (!closed_ && inbox_.size() + home_queued_.load(std::memory_order_relaxed) < max_queued_) {
       // A fresh reading even for "now": the home thread's last one may be a
       // whole task (or a whole sleep) old, and a post stamped with it would
       // run ahead of timers that were overdue before it was made (L3).
@@ -57,7 +60,10 @@ base::Result<std::unique_ptr<Looper>> Looper::Create(Options options) {
   EpollPoller poller = TRY(EpollPoller::Create());
   EventfdWaker waker = TRY(EventfdWaker::Create());
   TRY(poller.Add(waker.fd(), EPOLLIN, kWakerKey));
-  std::shared_ptr<LooperRemote> remote(new LooperRemote(std::move(waker), options.clock));
+  CHECK_MSG(options.max_queued_remote_posts <= TimerQueue::kCapacity / 2,
+            "max_queued_remote_posts above TimerQueue::kCapacity / 2");
+  std::shared_ptr<LooperRemote> remote(
+      new LooperRemote(std::move(waker), options.clock, options.max_queued_remote_posts));
   return std::unique_ptr<Looper>(new Looper(options.clock, std::move(poller), std::move(remote)));
 }
 
@@ -134,10 +140,9 @@ bool Looper::PostDelayed(Task task, Duration delay) {
   if (!IsHomeThread()) return remote_->Post(std::move(task), delay);
   if (delay <= Duration::zero()) {
     PostNow(std::move(task));
-  } else {
-    Schedule(base::DueAfter(Now(), delay), std::move(task));
+    return true;
   }
-  return true;
+  return Schedule(base::DueAfter(Now(), delay), std::move(task)) != TimerQueue::kInvalidId;
 }
 
 void Looper::PostNow(Task task, TimerQueue::Meta meta) {
@@ -159,6 +164,7 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
 
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
+  if (queue_.full()) return TimerQueue::kInvalidId;  // `task` is destroyed unrun
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   TimerId id = queue_.Add(due, sequence, std::move(task), meta);
   if (handed_to_foreign_loop_) RearmForeignLoop();
@@ -381,7 +387,11 @@ bool Looper::RunPass(PassMode mode) {
 
   // 1. Clock and inbox.
   TimePoint now = Now();
-  TakeInbox();
+  if (remote_->inbox_nonempty_.load(std::memory_order_acquire) && TakeInbox() > kLargeInbox) {
+    // Moving a large inbox into the queue takes a while: the lane's time
+    // budget starts after it, or it would be spent before the first entry.
+    now = Now();
+  }
   uint64_t snapshot = remote_->next_sequence_.load(std::memory_order_seq_cst);
 
   // 2. Ordered lane.
@@ -404,6 +414,8 @@ bool Looper::RunPass(PassMode mode) {
                                         : EventfdWaker::Sleep::kEpoll);
   remote_->waker_.Arm();
   TakeInbox();
+  // What the queue holds now, for the limit on cross-thread posts.
+  remote_->home_queued_.store(queue_.size(), std::memory_order_relaxed);
   std::optional<TimePoint> deadline = NextDeadline();
   std::optional<Duration> timeout;
   if (mode != PassMode::kMayBlock || remote_->quit_.load(std::memory_order_relaxed)) {
@@ -435,8 +447,8 @@ bool Looper::RunPass(PassMode mode) {
   return true;
 }
 
-void Looper::TakeInbox() {
-  if (!remote_->inbox_nonempty_.load(std::memory_order_acquire)) return;
+std::size_t Looper::TakeInbox() {
+  if (!remote_->inbox_nonempty_.load(std::memory_order_acquire)) return 0;
   // Swapped with a spare whose capacity is kept, so remote posts do not
   // allocate once the inbox has grown.
   {
@@ -447,7 +459,10 @@ void Looper::TakeInbox() {
   for (LooperRemote::InboxEntry& entry : inbox_spare_) {
     queue_.Add(entry.due, entry.sequence, std::move(entry.task));
   }
+  std::size_t taken = inbox_spare_.size();
   inbox_spare_.clear();
+  remote_->home_queued_.store(queue_.size(), std::memory_order_relaxed);
+  return taken;
 }
 
 void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {

@@ -73,7 +73,11 @@ class Looper;
 // return false and destroy their task on the caller's thread.
 class LooperRemote {
  public:
-  // Thread-safe. Ordered-lane post due after `delay` (L1, L3).
+  // Thread-safe. Ordered-lane post due after `delay` (L1, L3). False (the
+  // task destroyed unrun) once the Looper is gone, and while
+  // Options::max_queued_remote_posts wait for the home thread: a producer
+  // that outruns it for good is told so (the queue would grow until its
+  // slots ran out).
   bool Post(Task task, Duration delay = Duration::zero());
   // Thread-safe. Wakes the home thread if it sleeps (coalesced, L6).
   void Wake() { waker_.Wake(); }
@@ -93,11 +97,12 @@ class LooperRemote {
     Task task;
   };
 
-  LooperRemote(EventfdWaker waker, const base::TickClock* clock)
-      : waker_(std::move(waker)), clock_(clock) {}
+  LooperRemote(EventfdWaker waker, const base::TickClock* clock, std::size_t max_queued)
+      : waker_(std::move(waker)), clock_(clock), max_queued_(max_queued) {}
 
   EventfdWaker waker_;
   const base::TickClock* const clock_;
+  const std::size_t max_queued_;
   // The latest clock reading that stamped a post, from any thread. A
   // due-now post is stamped no earlier than it, so posts made one after the
   // other (on any threads) are also in that order by due time (L3).
@@ -114,6 +119,9 @@ class LooperRemote {
   // pass start) never misses an earlier inbox entry.
   std::atomic<uint64_t> next_sequence_{1};
   std::atomic<bool> inbox_nonempty_{false};
+  // Entries in the home thread's queue, as of its last look: with the inbox,
+  // what a cross-thread post is refused beyond (kMaxQueued).
+  std::atomic<std::size_t> home_queued_{0};
   std::atomic<bool> quit_{false};
 
   base::Mutex mutex_;
@@ -158,6 +166,9 @@ class Looper {
 
   struct Options {
     const base::TickClock* clock = base::TickClock::Default();
+    // Cross-thread posts allowed to wait for the home thread (in the inbox
+    // and the queue together); beyond it LooperRemote::Post returns false.
+    std::size_t max_queued_remote_posts = TimerQueue::kCapacity / 2;
   };
 
   // Creates the Looper of the calling thread (its home thread). At most one
@@ -297,7 +308,7 @@ class Looper {
   // One pass (the numbered phases above). Returns false when Run() should
   // stop because nothing keeps the loop alive.
   bool RunPass(PassMode mode);
-  void TakeInbox();                                       // phase 1
+  std::size_t TakeInbox();                                // phase 1 (returns how many)
   void RunOrderedLane(TimePoint now, uint64_t snapshot);  // phase 2
   void RunSources(TimePoint now);                         // phase 3
   void RunConsumers();                                    // phase 4

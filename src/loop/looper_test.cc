@@ -233,6 +233,62 @@ TEST(Looper, L10UnwatchingAStaleWatchLeavesTheFdNumbersNewWatchAlone) {
   looper->UnwatchFd(new_id.value());
 }
 
+TEST(Looper, L1ACrossThreadProducerThatOutrunsTheHomeThreadIsRefused) {
+  // Posts from another thread wait for the home thread; past the limit they
+  // are refused (false, the task destroyed unrun) instead of piling up until
+  // the queue's slots run out (which aborted the process at 8M).
+  auto created = Looper::Create(Looper::Options{base::TickClock::Default(), 1000});
+  ASSERT_TRUE(created.ok());
+  std::unique_ptr<Looper> looper = std::move(created).value();
+  int ran = 0;
+  int accepted = 0;
+  std::thread([&] {
+    for (int i = 0; i < 1500; ++i) accepted += looper->Post([&] { ++ran; });
+  }).join();
+  EXPECT_EQ(accepted, 1000);
+  looper->RunUntilIdle();
+  EXPECT_EQ(ran, 1000);
+  // Drained: accepted again.
+  std::thread([&] { EXPECT_TRUE(looper->Post([&] { ++ran; })); }).join();
+  looper->RunUntilIdle();
+  EXPECT_EQ(ran, 1001);
+}
+
+// A clock that stands still until armed; after that, its first reading is
+// the same time and every later one is `jump` later (as if what ran in
+// between took that long).
+class JumpingClock final : public base::TickClock {
+ public:
+  explicit JumpingClock(Duration jump) : jump_(jump) {}
+  base::TimePoint Now() const override {
+    base::TimePoint start(std::chrono::hours(1));
+    if (!armed_.load()) return start;
+    return reads_after_arming_.fetch_add(1) == 0 ? start : start + jump_;
+  }
+  void Arm() { armed_.store(true); }
+
+ private:
+  const Duration jump_;
+  std::atomic<bool> armed_{false};
+  mutable std::atomic<int> reads_after_arming_{0};
+};
+
+TEST(Looper, L4ALargeInboxDoesNotUseUpThePassesTimeBudget) {
+  // Moving many cross-thread posts into the queue takes a while (here: the
+  // clock jumps 5 ms after the pass's first reading, more than the ordered
+  // lane's 1 ms budget). The budget started before the move, so the pass ran
+  // the 8 entries before its first clock check and the lane crawled.
+  JumpingClock clock(milliseconds(5));
+  auto looper = MakeLooper(&clock);
+  std::size_t ran = 0;
+  std::thread([&] {
+    for (int i = 0; i < 20000; ++i) looper->Post([&] { ++ran; });
+  }).join();
+  clock.Arm();
+  looper->Step();
+  EXPECT_EQ(ran, kOrderedBudget.max_entries);
+}
+
 TEST(Looper, L3AppMessageFromAnotherThreadRunsBetweenTheHomePostsAroundIt) {
   auto looper = MakeLooper();
   std::vector<std::string> log;

@@ -87,6 +87,10 @@ class TimerQueue {
 
   // Pending (not cancelled) entries.
   std::size_t size() const { return heap_.size() - cancelled_; }
+  // The most entries it holds (pending, or cancelled and not yet reclaimed).
+  static constexpr uint32_t kCapacity = (1u << 23) - 1;
+  // No slot left for another entry: Add() would CHECK.
+  bool full() const { return free_slots_.empty() && slot_count_ >= kMaxSlots; }
   bool empty() const { return size() == 0; }
   // Pending entries with Meta::keeps_alive.
   std::size_t keep_alive_count() const { return keep_alive_count_; }
@@ -176,6 +180,7 @@ class TimerQueue {
   // reused 2^29 times while the id was kept, and used, all along.
   static constexpr uint32_t kSlotBits = 23;
   static constexpr uint32_t kMaxSlots = (1u << kSlotBits) - 1;
+  static_assert(kMaxSlots == kCapacity);
   static Id MakeId(uint32_t slot, uint32_t generation) {
     return (static_cast<uint64_t>(generation & kGenerationMask) << kSlotBits) |
            (static_cast<uint64_t>(slot) + 1);

@@ -210,14 +210,23 @@ void TimerStart(const FunctionCallbackInfo<Value>& info) {
     return;
   }
   bool weak = info.Length() > 1 && info[1]->IsTrue();
-  info.GetReturnValue().Set(
-      RuntimeOf(info)->timers().Start(info[0].As<v8::Number>()->Value(), weak));
+  double id = RuntimeOf(info)->timers().Start(info[0].As<v8::Number>()->Value(), weak);
+  if (id == Timers::kQueueFull) {
+    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop holds at most 8388607");
+    return;
+  }
+  info.GetReturnValue().Set(id);
 }
 
 // timerRearm(periodMs) -> entry id: the running interval's next repetition.
 void TimerRearm(const FunctionCallbackInfo<Value>& info) {
   if (info.Length() < 1 || !info[0]->IsNumber()) return;
-  info.GetReturnValue().Set(RuntimeOf(info)->timers().Rearm(info[0].As<v8::Number>()->Value()));
+  double id = RuntimeOf(info)->timers().Rearm(info[0].As<v8::Number>()->Value());
+  if (id == Timers::kQueueFull) {
+    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop holds at most 8388607");
+    return;
+  }
+  info.GetReturnValue().Set(id);
 }
 
 // timerFlushCancels(): the cancel buffer is full.

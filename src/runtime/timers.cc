@@ -40,6 +40,7 @@ double Timers::Arm(loop::TimePoint due, bool weak) {
   loop::EventLoop::TimerId id = loop.NextOrderedId();
   loop::EventLoop::TimerId scheduled =
       loop.ScheduleOrderedAt([this, id, due, weak] { Fire(id, due, weak); }, due, liveness);
+  if (scheduled == loop::TimerQueue::kInvalidId) return kQueueFull;
   DCHECK(scheduled == id);
   return ToHandle(scheduled);
 }

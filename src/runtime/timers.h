@@ -28,6 +28,9 @@ class Timers {
   // Arms an entry due `timeout_ms` from now and returns its id (a JS-safe
   // number; 0 when the runtime is shutting down). A weak timer does not
   // keep the runtime alive.
+  // What Start and Rearm return when the loop's queue has no room left
+  // (the JS call throws a RangeError).
+  static constexpr double kQueueFull = -1;
   double Start(double timeout_ms, bool weak);
   // From inside the firing timer's callback: arms its next repetition at
   // the next phase point. Returns the new entry's id.
