@@ -106,6 +106,13 @@ class Runtime {
   // For embedders who speak V8 (home thread; the context is entered).
   v8::Isolate* isolate() const;
   v8::Local<v8::Context> context() const;
+  // The microtask checkpoint every loop entry ends with (L5): promise
+  // reactions, then unhandled-rejection tracking. The isolate's microtask
+  // policy is explicit, so after calling into JS through isolate() and
+  // context() outside the loop's own callbacks (from the application's code
+  // between Run()s or Step()s), call this, or the reactions wait for the
+  // next entry (or are lost with the runtime). Not from inside JS.
+  void PerformMicrotaskCheckpoint();
 
  private:
   struct Impl;

@@ -171,4 +171,6 @@ v8::Isolate* Runtime::isolate() const { return impl_->Home().isolate(); }
 
 v8::Local<v8::Context> Runtime::context() const { return impl_->Home().context(); }
 
+void Runtime::PerformMicrotaskCheckpoint() { impl_->Home().CheckpointUnlessNested(); }
+
 }  // namespace hostloop

@@ -151,6 +151,29 @@ TEST(Embed, AStoppedRuntimeNoLongerKeepsItsLooperAlive) {
   EXPECT_EQ(other->exit_code(), 0);
 }
 
+TEST(Embed, PerformMicrotaskCheckpointRunsReactionsOfJsCalledFromCxx) {
+  // C++ calls a JS function through isolate()/context() between two Run()s;
+  // its promise reaction ran only with some later entry (or never).
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  ASSERT_TRUE(runtime->EvaluateModule(
+      "globalThis.log = [];\n"
+      "globalThis.fromCxx = (x) => { Promise.resolve(x).then((v) => log.push(v * 2)); };\n"));
+  looper->Run();
+  v8::Isolate* isolate = runtime->isolate();
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Context> context = runtime->context();
+  auto global = [&](const char* name) {
+    return context->Global()->Get(context, v8::String::NewFromUtf8(isolate, name).ToLocalChecked())
+        .ToLocalChecked();
+  };
+  v8::Local<v8::Value> argv[] = {v8::Number::New(isolate, 21)};
+  ASSERT_FALSE(global("fromCxx").As<v8::Function>()->Call(context, context->Global(), 1, argv).IsEmpty());
+  runtime->PerformMicrotaskCheckpoint();
+  v8::String::Utf8Value text(isolate, global("log"));
+  EXPECT_STREQ(*text, "42");
+}
+
 }  // namespace
 
 // A Runtime used from another thread than the one that created it stops

@@ -140,6 +140,10 @@ class Runtime {
   void CheckUnsettledMain();
   // Its message alone (stderr), exit code untouched.
   void PrintUnsettledMain();
+  // The entry hook's checkpoint (L5) for JS run outside the loop's entries
+  // (a script or module started, an embedder's call into V8), unless JS is
+  // on the stack (it was called from JS): then the caller's task ends with it.
+  void CheckpointUnlessNested();
   // Whether `url` is in this runtime's module map.
   bool KnowsModule(const std::string& url) const;
 
@@ -270,10 +274,6 @@ class Runtime {
   base::Result<void> Initialize();
   // The entry hook (L5).
   void Checkpoint();
-  // The same after a script or module evaluated outside the loop's entries,
-  // unless JS is on the stack (it was called from JS): then the caller's
-  // task ends with the checkpoint.
-  void CheckpointUnlessNested();
   void MainSettled(bool ok);
   // Calls internals.reportException(exception, location); if that throws,
   // prints `exception` as uncaught with `message` instead (empty: one made
