@@ -309,8 +309,9 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
   CHECK_MSG(IsHomeThread(), "ordered posts come from the home thread once bound");
   if (shut_down_) return false;
   if (delay > Duration::zero()) {
-    looper_->Schedule(base::DueAfter(looper_->Now(), delay), std::move(task),
-                      TimerQueue::Meta{owner_id_, true, 0});
+    // (Refused only when the queue has no slot left.)
+    return looper_->Schedule(base::DueAfter(looper_->Now(), delay), std::move(task),
+                             TimerQueue::Meta{owner_id_, true, 0}) != TimerQueue::kInvalidId;
   } else {
     looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0});
   }

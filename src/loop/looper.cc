@@ -148,11 +148,12 @@ bool Looper::PostDelayed(Task task, Duration delay) {
 void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
   // Due "now": the latest clock reading (this thread's or a cross-thread
-  // post's), unless a pending deadline lies beyond it. That deadline may have passed since (a long task reads no clock),
-  // and a post stamped with the old reading would run ahead of a timer that
-  // was overdue when it was made (L3); then the clock is read. With no such
-  // deadline no reading can change the order, and a chain of posts with no
-  // timers pending reads no clock.
+  // post's), unless a pending deadline lies beyond it. That deadline may
+  // have passed since (a long task reads no clock), and a post stamped with
+  // the old reading would run ahead of a timer that was overdue when it was
+  // made (L3); then the clock is read. With no such deadline no reading can
+  // change the order, and a chain of posts with no timers pending reads no
+  // clock.
   TimePoint due = std::max(
       pass_now_, TimePoint(Duration(remote_->latest_stamp_ns_.load(std::memory_order_acquire))));
   if (!queue_.empty() && queue_.TopDue() > due) due = Now();
