@@ -321,16 +321,17 @@ Looper::RunResult Looper::Run() {
   CHECK(IsHomeThread());
   CHECK_MSG(!running_, "Looper::Run is not re-entrant");
   running_ = true;
-  // A Quit() that arrived before Run() still counts: it is consumed here.
+  // A Quit() that arrived before Run() still counts. A Quit() is consumed
+  // where it is seen, not cleared on the way out: one from another thread
+  // that lands as Run() returns idle stays for the next Run().
   RunResult result = RunResult::kIdle;
   while (true) {
-    if (remote_->quit_.load(std::memory_order_relaxed)) {
+    if (remote_->quit_.exchange(false, std::memory_order_relaxed)) {
       result = RunResult::kQuit;
       break;
     }
     if (!RunPass(PassMode::kMayBlock)) break;
   }
-  remote_->quit_.store(false, std::memory_order_relaxed);
   running_ = false;
   return result;
 }
@@ -339,10 +340,11 @@ void Looper::RunUntilIdle() {
   CHECK(IsHomeThread());
   CHECK_MSG(!running_, "Looper::RunUntilIdle is not re-entrant");
   running_ = true;
+  bool quit;
   do {
     RunPass(PassMode::kNonBlocking);
-  } while (!remote_->quit_.load(std::memory_order_relaxed) && HasDueWork(Now()));
-  remote_->quit_.store(false, std::memory_order_relaxed);
+    quit = remote_->quit_.exchange(false, std::memory_order_relaxed);
+  } while (!quit && HasDueWork(Now()));
   running_ = false;
 }
 
