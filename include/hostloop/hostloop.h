@@ -59,6 +59,7 @@ void DefineModule(const std::string& name, ModuleFactory factory);
 // A simpler native module for programs that do not want V8's API: each
 // function receives its JS arguments as a JSON array text and returns JSON
 // text (an empty string means `undefined`). Called on the runtime's thread.
+// A C++ exception it throws becomes a JS Error at the call.
 using JsonFunction = std::function<std::string(const std::string& arguments_json)>;
 void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunction> functions);
 

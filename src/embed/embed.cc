@@ -57,7 +57,18 @@ void CallJsonFunction(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
   v8::Local<v8::String> json;
   if (!v8::JSON::Stringify(context, arguments).ToLocal(&json)) return;
-  std::string result = (*function)(runtime::StdString(isolate, json));
+  std::string result;
+  // A C++ exception must not unwind through V8's frames (std::terminate):
+  // it becomes a JS Error at the call.
+  try {
+    result = (*function)(runtime::StdString(isolate, json));
+  } catch (const std::exception& error) {
+    runtime::ThrowError(isolate, std::string("a native function threw: ") + error.what());
+    return;
+  } catch (...) {
+    runtime::ThrowError(isolate, "a native function threw a C++ exception");
+    return;
+  }
   if (result.empty()) return;
   v8::Local<v8::Value> value;
   if (v8::JSON::Parse(context, runtime::V8String(isolate, result)).ToLocal(&value)) {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -174,6 +175,16 @@ TEST(Embed, PerformMicrotaskCheckpointRunsReactionsOfJsCalledFromCxx) {
   EXPECT_STREQ(*text, "42");
 }
 
+TEST(Embed, ACxxExceptionFromANativeFunctionBecomesAJsError) {
+  // It unwound through V8's frames: std::terminate.
+  EXPECT_EQ(RunProgram("import { fails } from 'hostloop:embed_test_throws';\n"
+                       "let caught;\n"
+                       "try { fails(); } catch (error) { caught = error; }\n"
+                       "if (!(caught instanceof Error) || !caught.message.includes('out of widgets'))\n"
+                       "  throw new Error(`caught ${caught}`);\n"),
+            0);
+}
+
 }  // namespace
 
 // A Runtime used from another thread than the one that created it stops
@@ -231,6 +242,12 @@ int main(int argc, char** argv) {
              g_nested_runtime->EvaluateModule("globalThis.order.push('nested module');");
              return std::string();
            }},
+      });
+  hostloop::DefineJsonModule(
+      "embed_test_throws",
+      {
+          {"fails",
+           [](const std::string&) -> std::string { throw std::runtime_error("out of widgets"); }},
       });
   hostloop::DefineModule("embed_test_empty",
                          [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });
