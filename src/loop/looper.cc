@@ -17,6 +17,9 @@ constexpr uint64_t kWakerKey = 0;
 // How many entries run between clock reads for the time budget.
 constexpr std::size_t kClockCheckInterval = 8;
 
+// TimerQueue::Meta::flags of an entry posted from another thread.
+constexpr uint8_t kFromAnotherThread = 1;
+
 // Inbox sizes past which the pass re-reads the clock after taking them.
 constexpr std::size_t kLargeInbox = 4096;
 
@@ -36,7 +39,7 @@ Duration TimeUntil(TimePoint deadline, TimePoint now) {
 bool LooperRemote::Post(Task task, Duration delay) {
   {
     base::MutexLock lock(mutex_);
-    if (!closed_ && inbox_.size() + home_queued_.load(std::memory_order_relaxed) < max_queued_) {
+    if (!closed_ && inbox_.size() + remote_in_queue_.load(std::memory_order_relaxed) < max_queued_) {
       // A fresh reading even for "now": the home thread's last one may be a
       // whole task (or a whole sleep) old, and a post stamped with it would
       // run ahead of timers that were overdue before it was made (L3).
@@ -147,16 +150,18 @@ bool Looper::PostDelayed(Task task, Duration delay) {
 
 void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
-  // Due "now": the latest clock reading (this thread's or a cross-thread
-  // post's), unless a pending deadline lies beyond it. That deadline may
-  // have passed since (a long task reads no clock), and a post stamped with
-  // the old reading would run ahead of a timer that was overdue when it was
-  // made (L3); then the clock is read. With no such deadline no reading can
-  // change the order, and a chain of posts with no timers pending reads no
-  // clock.
-  TimePoint due = std::max(
-      pass_now_, TimePoint(Duration(remote_->latest_stamp_ns_.load(std::memory_order_acquire))));
-  if (!queue_.empty() && queue_.TopDue() > due) due = Now();
+  // Due "now": with deadlines pending, a fresh clock reading. A deadline may
+  // have passed since the last reading (a long task reads no clock), and a
+  // post stamped with that reading would run ahead of a timer that was
+  // overdue when it was made (L3). With none pending no reading can change
+  // the order: the latest reading of any thread (so posts made one after the
+  // other are in that order by due time too), and a chain of posts with no
+  // timers pending reads no clock.
+  TimePoint due =
+      !queue_.empty()
+          ? Now()
+          : std::max(pass_now_, TimePoint(Duration(
+                                    remote_->latest_stamp_ns_.load(std::memory_order_acquire))));
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   if (meta.keeps_alive) ++due_now_keep_alive_;
   due_now_.push_back(DueNowEntry{due, sequence, meta, std::move(task)});
@@ -165,7 +170,12 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
 
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
-  if (queue_.full()) return TimerQueue::kInvalidId;  // `task` is destroyed unrun
+  // The slots the cross-thread posts may still claim stay free, so taking
+  // the inbox never finds the queue full (`task` is destroyed unrun).
+  std::size_t remote_reserve =
+      remote_->max_queued_ - std::min(remote_->max_queued_,
+                                      remote_->remote_in_queue_.load(std::memory_order_relaxed));
+  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity) return TimerQueue::kInvalidId;
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   TimerId id = queue_.Add(due, sequence, std::move(task), meta);
   if (handed_to_foreign_loop_) RearmForeignLoop();
@@ -417,8 +427,6 @@ bool Looper::RunPass(PassMode mode) {
                                         : EventfdWaker::Sleep::kEpoll);
   remote_->waker_.Arm();
   TakeInbox();
-  // What the queue holds now, for the limit on cross-thread posts.
-  remote_->home_queued_.store(queue_.size(), std::memory_order_relaxed);
   std::optional<TimePoint> deadline = NextDeadline();
   std::optional<Duration> timeout;
   if (mode != PassMode::kMayBlock || remote_->quit_.load(std::memory_order_relaxed)) {
@@ -458,13 +466,14 @@ std::size_t Looper::TakeInbox() {
     base::MutexLock lock(remote_->mutex_);
     inbox_spare_.swap(remote_->inbox_);
     remote_->inbox_nonempty_.store(false, std::memory_order_relaxed);
+    remote_->remote_in_queue_.fetch_add(inbox_spare_.size(), std::memory_order_relaxed);
   }
   for (LooperRemote::InboxEntry& entry : inbox_spare_) {
-    queue_.Add(entry.due, entry.sequence, std::move(entry.task));
+    queue_.Add(entry.due, entry.sequence, std::move(entry.task),
+               TimerQueue::Meta{0, true, kFromAnotherThread});
   }
   std::size_t taken = inbox_spare_.size();
   inbox_spare_.clear();
-  remote_->home_queued_.store(queue_.size(), std::memory_order_relaxed);
   return taken;
 }
 
@@ -489,6 +498,9 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
       due_now_.pop_front();
     } else {
       if (trace_lag_) RecordLag(Now() - queue_.TopDue());
+      if (queue_.TopMeta().flags & kFromAnotherThread) {
+        remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);
+      }
       task = queue_.PopTop();
     }
     RunGuarded(

@@ -119,9 +119,11 @@ class LooperRemote {
   // pass start) never misses an earlier inbox entry.
   std::atomic<uint64_t> next_sequence_{1};
   std::atomic<bool> inbox_nonempty_{false};
-  // Entries in the home thread's queue, as of its last look: with the inbox,
-  // what a cross-thread post is refused beyond (kMaxQueued).
-  std::atomic<std::size_t> home_queued_{0};
+  // Cross-thread posts moved into the home thread's queue and not yet run:
+  // with the inbox, what a cross-thread post is refused beyond. Raised under
+  // mutex_ as the inbox is taken (so inbox + queued never undercounts),
+  // lowered by the home thread as they run.
+  std::atomic<std::size_t> remote_in_queue_{0};
   std::atomic<bool> quit_{false};
 
   base::Mutex mutex_;
@@ -168,7 +170,9 @@ class Looper {
     const base::TickClock* clock = base::TickClock::Default();
     // Cross-thread posts allowed to wait for the home thread (in the inbox
     // and the queue together); beyond it LooperRemote::Post returns false.
-    std::size_t max_queued_remote_posts = TimerQueue::kCapacity / 2;
+    // The queue keeps that many of its slots for them: the home thread's own
+    // timers and delayed posts get the rest (kCapacity minus this).
+    std::size_t max_queued_remote_posts = std::size_t{1} << 20;
   };
 
   // Creates the Looper of the calling thread (its home thread). At most one

@@ -289,6 +289,53 @@ TEST(Looper, L4ALargeInboxDoesNotUseUpThePassesTimeBudget) {
   EXPECT_EQ(ran, kOrderedBudget.max_entries);
 }
 
+TEST(Looper, L3HomePostInALongEntryRunsAfterEveryTimerThatCameDueDuringIt) {
+  // Two timers; the first is due when the pass starts, the second comes due
+  // during a long entry. A post at the end of that entry runs after both (it
+  // was stamped with the pass's time, which the first timer's deadline did
+  // not exceed, so no fresh reading was taken).
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  looper->Post([&] {
+    log.push_back("long entry");
+    clock.Advance(milliseconds(15));  // now +30 ms
+    looper->Post(Record(&log, "posted at +30 ms"));
+  });
+  looper->PostDelayed(Record(&log, "timer due at +10 ms"), milliseconds(10));
+  looper->PostDelayed(Record(&log, "timer due at +20 ms"), milliseconds(20));
+  clock.Advance(milliseconds(15));  // the pass starts at +15 ms
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"long entry", "timer due at +10 ms",
+                                           "timer due at +20 ms", "posted at +30 ms"}));
+}
+
+TEST(Looper, L3AppPostAfterAClockReadingRunsAfterTimersOverdueSinceThen) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  looper->PostDelayed(Record(&log, "timer due at +10 ms"), milliseconds(10));
+  looper->PostDelayed(Record(&log, "timer due at +20 ms"), milliseconds(20));
+  clock.Advance(milliseconds(15));
+  EXPECT_EQ(looper->NextTimeoutMs(), 0);  // a foreign loop asks: the clock is read
+  clock.Advance(milliseconds(15));         // +30 ms
+  looper->Post(Record(&log, "posted at +30 ms"));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"timer due at +10 ms", "timer due at +20 ms",
+                                           "posted at +30 ms"}));
+}
+
+TEST(Looper, L1TheHomeThreadsOwnTimersDoNotCountAgainstTheCrossThreadPostLimit) {
+  auto created = Looper::Create(Looper::Options{base::TickClock::Default(), 4});
+  ASSERT_TRUE(created.ok());
+  std::unique_ptr<Looper> looper = std::move(created).value();
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(looper->PostDelayed([] {}, std::chrono::hours(1)));
+  looper->RunUntilIdle();
+  bool accepted = false;
+  std::thread([&] { accepted = looper->Post([] {}); }).join();
+  EXPECT_TRUE(accepted);
+}
+
 TEST(Looper, L3AppMessageFromAnotherThreadRunsBetweenTheHomePostsAroundIt) {
   auto looper = MakeLooper();
   std::vector<std::string> log;

@@ -212,7 +212,7 @@ void TimerStart(const FunctionCallbackInfo<Value>& info) {
   bool weak = info.Length() > 1 && info[1]->IsTrue();
   double id = RuntimeOf(info)->timers().Start(info[0].As<v8::Number>()->Value(), weak);
   if (id == Timers::kQueueFull) {
-    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop holds at most 8388607");
+    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop's queue is full (about 7 million)");
     return;
   }
   info.GetReturnValue().Set(id);
@@ -223,7 +223,7 @@ void TimerRearm(const FunctionCallbackInfo<Value>& info) {
   if (info.Length() < 1 || !info[0]->IsNumber()) return;
   double id = RuntimeOf(info)->timers().Rearm(info[0].As<v8::Number>()->Value());
   if (id == Timers::kQueueFull) {
-    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop holds at most 8388607");
+    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop's queue is full (about 7 million)");
     return;
   }
   info.GetReturnValue().Set(id);
