@@ -594,10 +594,10 @@ def tmux_ctrl_c_clears_partial_input(session: Tmux) -> None:
     problems = []
     try:
         screen = session.wait_for(lambda s: len(s.splitlines()) > before and last_line(s) == ">",
-                                  "a fresh empty prompt below the line after Ctrl-C", timeout=5)
+                                  "a fresh empty prompt below the line after Ctrl-C")
         CAPTURES.append(("Ctrl-C with partial input", screen))
     except Failure as failure:
-        CAPTURES.append(("Ctrl-C with partial input: the screen 5 s later", session.screen()))
+        CAPTURES.append(("Ctrl-C with partial input: the screen after the wait", session.screen()))
         problems.append(str(failure).split("\n")[0])
     # What is typed next is a new input on its own.
     session.type("'ke' + 'pt'")
@@ -619,9 +619,9 @@ def tmux_ctrl_c_empty_line_hint_and_prompt(session: Tmux) -> None:
                      "the hint after Ctrl-C")
     try:
         screen = session.wait_for(lambda s: s.splitlines()[-1] == ">" and "(To exit" in s.splitlines()[-2],
-                                  "a fresh prompt '>' below the hint", timeout=5)
+                                  "a fresh prompt '>' below the hint")
     except Failure:
-        CAPTURES.append(("Ctrl-C on an empty line: the screen 5 s later", session.screen()))
+        CAPTURES.append(("Ctrl-C on an empty line: the screen after the wait", session.screen()))
         raise
     CAPTURES.append(("Ctrl-C on an empty line: hint and prompt", screen))
     session.type("6 * 7")
