@@ -91,8 +91,6 @@ class TimerQueue {
   static constexpr uint32_t kCapacity = (1u << 23) - 1;
   // Slots holding an entry (pending, or cancelled and not yet reclaimed).
   std::size_t slots_in_use() const { return slot_count_ - free_slots_.size(); }
-  // No slot left for another entry: Add() would CHECK.
-  bool full() const { return free_slots_.empty() && slot_count_ >= kMaxSlots; }
   bool empty() const { return size() == 0; }
   // Pending entries with Meta::keeps_alive.
   std::size_t keep_alive_count() const { return keep_alive_count_; }
