@@ -296,8 +296,8 @@ void SerializableDOMExceptionParts(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Array> parts = v8::Array::New(isolate, 2);
   Local<v8::Context> context = isolate->GetCurrentContext();
-  parts->Set(context, 0, object->GetInternalField(1)).Check();
-  parts->Set(context, 1, object->GetInternalField(2)).Check();
+  parts->Set(context, 0, object->GetInternalField(kSerializableNameField)).Check();
+  parts->Set(context, 1, object->GetInternalField(kSerializableMessageField)).Check();
   info.GetReturnValue().Set(parts);
 }
 

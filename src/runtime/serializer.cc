@@ -37,8 +37,8 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
   v8::Maybe<bool> WriteHostObject(v8::Isolate* isolate, v8::Local<v8::Object> object) override {
     if (IsSerializableKind(object, kSerializableDOMException)) {
       serializer_->WriteUint32(kHostDOMException);
-      WriteString(object->GetInternalField(1));
-      WriteString(object->GetInternalField(2));
+      WriteString(object->GetInternalField(kSerializableNameField));
+      WriteString(object->GetInternalField(kSerializableMessageField));
       return v8::Just(true);
     }
     auto it = std::find(transferred_ports_.begin(), transferred_ports_.end(), object);
@@ -251,7 +251,7 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
 
 bool IsSerializableKind(v8::Local<v8::Object> object, int32_t kind) {
   if (object->InternalFieldCount() != kSerializableFieldCount) return false;
-  v8::Local<v8::Value> field = object->GetInternalField(0);
+  v8::Local<v8::Value> field = object->GetInternalField(kSerializableKindField);
   return field->IsInt32() && field.As<v8::Int32>()->Value() == kind;
 }
 
@@ -264,8 +264,8 @@ bool ReadDOMException(v8::Isolate* isolate, v8::Local<v8::Value> value, std::str
                       std::string* message) {
   if (!IsDOMException(value)) return false;
   v8::Local<v8::Object> object = value.As<v8::Object>();
-  v8::Local<v8::Value> name_field = object->GetInternalField(1);
-  v8::Local<v8::Value> message_field = object->GetInternalField(2);
+  v8::Local<v8::Value> name_field = object->GetInternalField(kSerializableNameField);
+  v8::Local<v8::Value> message_field = object->GetInternalField(kSerializableMessageField);
   *name = name_field->IsString() ? StdString(isolate, name_field) : std::string();
   *message = message_field->IsString() ? StdString(isolate, message_field) : std::string();
   return true;
@@ -283,9 +283,9 @@ v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
   }
   v8::Local<v8::Object> object =
       cached.Get(isolate)->NewInstance(runtime->context()).ToLocalChecked();
-  object->SetInternalField(0, v8::Integer::New(isolate, kind));
-  object->SetInternalField(1, name);
-  object->SetInternalField(2, message);
+  object->SetInternalField(kSerializableKindField, v8::Integer::New(isolate, kind));
+  object->SetInternalField(kSerializableNameField, name);
+  object->SetInternalField(kSerializableMessageField, message);
   object->SetInternalField(3, v8::Undefined(isolate));
   return object;
 }

@@ -79,6 +79,9 @@ void ThrowDataCloneError(v8::Isolate* isolate, v8::Local<v8::String> message);
 // serializer hands to the host: internal fields [kind, name, message, -].
 // kSerializableDOMException is the only kind so far.
 inline constexpr int kSerializableFieldCount = 4;
+inline constexpr int kSerializableKindField = 0;
+inline constexpr int kSerializableNameField = 1;
+inline constexpr int kSerializableMessageField = 2;
 inline constexpr int32_t kSerializableDOMException = 1;
 // Whether `object` is such an object, of `kind`.
 bool IsSerializableKind(v8::Local<v8::Object> object, int32_t kind);
