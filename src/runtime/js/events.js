@@ -2062,6 +2062,11 @@ internals.hasEventListeners = (target, type) => {
 internals.createAbortSignal = createAbortSignal;
 // internals.createDependentAbortSignal(arrayOfSignals) -> AbortSignal.any() without conversion.
 internals.createDependentAbortSignal = createDependentAbortSignal;
+// internals.signalWeakHandle(signal) / derefSignalHandle(handle): the weak
+// handle an AbortSignal's dependents hold it by (one per signal), and the
+// signal back, or undefined once it was collected.
+internals.signalWeakHandle = (signal) => weakHandle(signal, signalState(signal));
+internals.derefSignalHandle = derefHandle;
 // internals.signalAbort(signal, reason): reason undefined gives an AbortError.
 internals.signalAbort = signalAbort;
 // internals.addAbortAlgorithm(signal, fn) / removeAbortAlgorithm(signal, fn):

@@ -26,8 +26,6 @@ const WeakMapPrototypeSet = WeakMap.prototype.set;
 const SetPrototypeAdd = Set.prototype.add;
 const SetPrototypeDelete = Set.prototype.delete;
 const SetPrototypeForEach = Set.prototype.forEach;
-const WeakRefCtor = typeof WeakRef === 'function' ? WeakRef : undefined;
-const WeakRefPrototypeDeref = WeakRefCtor !== undefined ? WeakRef.prototype.deref : undefined;
 const FinalizationRegistryCtor = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
 const FinalizationRegistryPrototypeRegister =
   FinalizationRegistryCtor !== undefined ? FinalizationRegistry.prototype.register : undefined;
@@ -52,7 +50,7 @@ const priorityIndex = (priority) =>
 const taskSignalStates = new WeakMap();
 
 function newTaskSignalState(priority) {
-  return { priority, changing: false, dependent: false, source: null, dependents: null, retained: null, handle: null };
+  return { priority, changing: false, dependent: false, source: null, dependents: null, retained: null };
 }
 
 // The state of a TaskSignal; undefined for anything else.
@@ -60,16 +58,9 @@ function taskSignalState(value) {
   return ReflectApply(WeakMapPrototypeGet, taskSignalStates, [value]);
 }
 
-// A weak handle on a signal: a WeakRef, or the signal itself without WeakRef.
-function weakHandle(signal, state) {
-  if (WeakRefCtor === undefined) return signal;
-  if (state.handle === null) state.handle = new WeakRefCtor(signal);
-  return state.handle;
-}
-
-function derefHandle(handle) {
-  return WeakRefCtor === undefined ? handle : ReflectApply(WeakRefPrototypeDeref, handle, []);
-}
+// Weak handles on signals: the one each AbortSignal has (events.js).
+const weakHandle = internals.signalWeakHandle;
+const derefHandle = internals.derefSignalHandle;
 
 // When a dependent signal is collected, its source forgets its handle.
 const dependentRegistry = FinalizationRegistryCtor !== undefined
@@ -185,8 +176,8 @@ function createDependentTaskSignal(signals, priority) {
     source = taskSignalState(sourceSignal);
   }
   // Steps 4.3.3-4.3.4.
-  const sourceHandle = weakHandle(sourceSignal, source);
-  const handle = weakHandle(resultSignal, result);
+  const sourceHandle = weakHandle(sourceSignal);
+  const handle = weakHandle(resultSignal);
   result.source = sourceHandle;
   if (source.dependents === null) source.dependents = new Set();
   ReflectApply(SetPrototypeAdd, source.dependents, [handle]);
