@@ -1544,6 +1544,16 @@ function signalIsAborted(signal) {
   return signalState(signal).reason !== undefined;
 }
 
+// WebIDL sequence<AbortSignal> (AbortSignal.any, TaskSignal.any).
+function toAbortSignalSequence(value, prefix) {
+  return toSequence(value, prefix, (element) => {
+    if (!WeakMapPrototypeHas(signalStates, element)) {
+      throw new TypeErrorCtor(`${prefix}: Failed to convert value to 'AbortSignal'.`);
+    }
+    return element;
+  });
+}
+
 // A weak handle on a signal: a WeakRef, or the signal itself without WeakRef.
 function weakHandle(signal, state) {
   if (WeakRefCtor === undefined) return signal;
@@ -1603,13 +1613,7 @@ class AbortSignal extends EventTarget {
   static any(signals) {
     const prefix = executePrefix('any', 'AbortSignal');
     if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
-    const list = toSequence(signals, prefix, (value) => {
-      if (!WeakMapPrototypeHas(signalStates, value)) {
-        throw new TypeErrorCtor(`${prefix}: Failed to convert value to 'AbortSignal'.`);
-      }
-      return value;
-    });
-    return createDependentAbortSignal(list);
+    return createDependentAbortSignal(toAbortSignalSequence(signals, prefix));
   }
 
   // https://dom.spec.whatwg.org/#dom-abortsignal-aborted
@@ -2062,6 +2066,8 @@ internals.hasEventListeners = (target, type) => {
 internals.createAbortSignal = createAbortSignal;
 // internals.createDependentAbortSignal(arrayOfSignals) -> AbortSignal.any() without conversion.
 internals.createDependentAbortSignal = createDependentAbortSignal;
+// internals.toAbortSignalSequence(value, prefix) -> array: WebIDL sequence<AbortSignal>.
+internals.toAbortSignalSequence = toAbortSignalSequence;
 // internals.signalWeakHandle(signal) / derefSignalHandle(handle): the weak
 // handle an AbortSignal's dependents hold it by (one per signal), and the
 // signal back, or undefined once it was collected.

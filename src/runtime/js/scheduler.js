@@ -20,7 +20,6 @@ const ArrayPrototypeIndexOf = Array.prototype.indexOf;
 const ArrayPrototypeSplice = Array.prototype.splice;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectSetPrototypeOf = Object.setPrototypeOf;
-const SymbolIterator = Symbol.iterator;
 const WeakMapPrototypeGet = WeakMap.prototype.get;
 const WeakMapPrototypeSet = WeakMap.prototype.set;
 const SetPrototypeAdd = Set.prototype.add;
@@ -117,7 +116,7 @@ class TaskSignal extends global.AbortSignal {
     if (arguments.length < 1) {
       throw new TypeError(`${what}: 1 argument required, but only 0 present.`);
     }
-    const list = toAbortSignalSequence(signals, what);
+    const list = internals.toAbortSignalSequence(signals, what);
     // TaskSignalAnyInit { (TaskPriority or TaskSignal) priority = "user-visible" }:
     // a TaskSignal is itself, anything else converts to the enum.
     let priority = 'user-visible';
@@ -135,18 +134,6 @@ class TaskSignal extends global.AbortSignal {
 }
 internals.defineEventHandler(TaskSignal.prototype, 'prioritychange');
 const TaskSignalPrototype = TaskSignal.prototype;
-
-// WebIDL sequence<AbortSignal>.
-function toAbortSignalSequence(value, what) {
-  const method = typeof value === 'object' && value !== null ? value[SymbolIterator] : undefined;
-  if (typeof method !== 'function') {
-    throw new TypeError(`${what}: The provided value cannot be converted to a sequence.`);
-  }
-  return internals.sequenceFromIterable(value, method, what, (element) => {
-    if (!isSignal(element)) throw new TypeError(`${what}: Failed to convert value to 'AbortSignal'.`);
-    return element;
-  });
-}
 
 // https://wicg.github.io/scheduling-apis/#create-a-dependent-task-signal;
 // `priority` is init["priority"]: a TaskPriority or a TaskSignal.
