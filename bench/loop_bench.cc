@@ -14,8 +14,11 @@
 //                                    entries (counter entries_per_s)
 //   BM_TimerScheduleWith1MPending    TimerQueue::Add with 1M entries pending
 //   BM_TimerCancelWith1MPending      TimerQueue::Cancel of a random pending one
+//   BM_TimerCancelManyWith1MPending  the same in CancelMany() runs of 1024 ids
+//                                    (how the runtime cancels clearTimeout()s)
 //   BM_LooperScheduleWith1MPending   the same through Looper::Schedule
 //   BM_LooperCancelWith1MPending     and Looper::Cancel
+//   BM_LooperCancelManyWith1MPending and Looper::CancelMany
 //
 // Every reported time is per operation (one round trip, one post+run, one
 // schedule, one cancel, one drained entry):
@@ -419,6 +422,9 @@ constexpr std::size_t kPending = 1'000'000;
 // Operations per timed step of the timer benchmarks (the pending count
 // swings between 1M and 1M + this).
 constexpr std::size_t kTimerBatch = 4000;
+// Ids per CancelMany() call: the runtime's clearTimeout() buffer
+// (Timers::kCancelCapacity).
+constexpr std::size_t kCancelRun = 1024;
 // Deadlines are uniform over this span (from an hour ahead), so none fires.
 constexpr int64_t kDeadlineSpanNs = 1000LL * 1'000'000'000;
 
@@ -452,6 +458,7 @@ struct TimerQueueStore {
   TimePoint Now() const { return hostloop::base::TickClock::Default()->Now(); }
   Id Schedule(TimePoint due, Task task) { return queue.Add(due, sequence++, std::move(task)); }
   bool Cancel(Id id) { return queue.Cancel(id); }
+  std::size_t CancelMany(const Id* ids, std::size_t count) { return queue.CancelMany(ids, count); }
   std::size_t size() const { return queue.size(); }
 };
 
@@ -463,6 +470,7 @@ struct LooperStore {
   TimePoint Now() const { return looper->Now(); }
   Id Schedule(TimePoint due, Task task) { return looper->Schedule(due, std::move(task)); }
   bool Cancel(Id id) { return looper->Cancel(id); }
+  std::size_t CancelMany(const Id* ids, std::size_t count) { return looper->CancelMany(ids, count); }
   std::size_t size() const { return 0; }  // not exposed; checked through Cancel's results
 };
 
@@ -507,8 +515,9 @@ class PendingTimers {
 
   // Schedules kTimerBatch entries at random deadlines (untimed), then times
   // the cancel of kTimerBatch distinct random pending entries, back to
-  // kPending.
-  double TimedCancelBatch() {
+  // kPending: one Cancel() call each, or (`many`) CancelMany() calls of
+  // kCancelRun ids, as the runtime flushes a task's clearTimeout()s.
+  double TimedCancelBatch(bool many) {
     for (std::size_t k = 0; k < kTimerBatch; ++k) ids_.push_back(store_.Schedule(RandomDue(), MakeTask()));
     // Move kTimerBatch random distinct entries to the end of ids_.
     const std::size_t n = ids_.size();
@@ -520,7 +529,13 @@ class PendingTimers {
     ids_.resize(n - kTimerBatch);
     std::size_t cancelled = 0;
     double t0 = ThreadCpuSeconds();
-    for (std::size_t k = 0; k < kTimerBatch; ++k) cancelled += store_.Cancel(victims_[k]);
+    if (many) {
+      for (std::size_t k = 0; k < kTimerBatch; k += kCancelRun) {
+        cancelled += store_.CancelMany(victims_ + k, std::min(kCancelRun, kTimerBatch - k));
+      }
+    } else {
+      for (std::size_t k = 0; k < kTimerBatch; ++k) cancelled += store_.Cancel(victims_[k]);
+    }
     double t1 = ThreadCpuSeconds();
     if (cancelled != kTimerBatch) Die("cancel batch: a pending entry could not be cancelled");
     return t1 - t0;
@@ -567,9 +582,9 @@ void TimerScheduleWith1MPending(benchmark::State& state) {
 }
 
 template <typename Store>
-void TimerCancelWith1MPending(benchmark::State& state) {
+void TimerCancelWith1MPending(benchmark::State& state, bool many) {
   PendingTimers<Store>& timers = Timers(static_cast<Store*>(nullptr));
-  while (state.KeepRunningBatch(kTimerBatch)) state.SetIterationTime(timers.TimedCancelBatch());
+  while (state.KeepRunningBatch(kTimerBatch)) state.SetIterationTime(timers.TimedCancelBatch(many));
   if (!timers.Consistent()) state.SkipWithError("pending set drifted from 1M");
 }
 
@@ -577,13 +592,19 @@ void BM_TimerScheduleWith1MPending(benchmark::State& state) {
   TimerScheduleWith1MPending<TimerQueueStore>(state);
 }
 void BM_TimerCancelWith1MPending(benchmark::State& state) {
-  TimerCancelWith1MPending<TimerQueueStore>(state);
+  TimerCancelWith1MPending<TimerQueueStore>(state, false);
+}
+void BM_TimerCancelManyWith1MPending(benchmark::State& state) {
+  TimerCancelWith1MPending<TimerQueueStore>(state, true);
 }
 void BM_LooperScheduleWith1MPending(benchmark::State& state) {
   TimerScheduleWith1MPending<LooperStore>(state);
 }
 void BM_LooperCancelWith1MPending(benchmark::State& state) {
-  TimerCancelWith1MPending<LooperStore>(state);
+  TimerCancelWith1MPending<LooperStore>(state, false);
+}
+void BM_LooperCancelManyWith1MPending(benchmark::State& state) {
+  TimerCancelWith1MPending<LooperStore>(state, true);
 }
 
 // ---- Same-thread lanes -----------------------------------------------------------------------
@@ -643,8 +664,10 @@ BENCHMARK(BM_InternalLaneDrain)->UseManualTime();
 // Looper fixture is built once and kept to the end (in the default order).
 BENCHMARK(BM_TimerScheduleWith1MPending)->UseManualTime();
 BENCHMARK(BM_TimerCancelWith1MPending)->UseManualTime();
+BENCHMARK(BM_TimerCancelManyWith1MPending)->UseManualTime();
 BENCHMARK(BM_LooperScheduleWith1MPending)->UseManualTime();
 BENCHMARK(BM_LooperCancelWith1MPending)->UseManualTime();
+BENCHMARK(BM_LooperCancelManyWith1MPending)->UseManualTime();
 
 }  // namespace
 

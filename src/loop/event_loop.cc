@@ -337,6 +337,12 @@ bool EventLoop::CancelOrdered(TimerId id) {
   return looper_->Cancel(id);
 }
 
+std::size_t EventLoop::CancelOrderedMany(const TimerId* ids, std::size_t count) {
+  DCHECK(IsHomeThread());
+  if (shut_down_) return 0;
+  return looper_->CancelMany(ids, count);
+}
+
 // ---- Home thread -------------------------------------------------------------
 
 void EventLoop::Shutdown() {

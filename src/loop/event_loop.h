@@ -80,6 +80,9 @@ class EventLoop final : public LoopSource,
   TimerId NextOrderedId() const { return looper_->NextScheduleId(); }
   // Home thread. Removes a pending ordered entry; its task is destroyed.
   bool CancelOrdered(TimerId id);
+  // Home thread. CancelOrdered() for each of `count` ids, faster per id than
+  // one call each (TimerQueue::CancelMany); returns how many were pending.
+  std::size_t CancelOrderedMany(const TimerId* ids, std::size_t count);
 
   // ---- Home thread -------------------------------------------------------
 

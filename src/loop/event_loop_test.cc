@@ -193,6 +193,32 @@ TEST(EventLoop, L7ShutdownDropsBothLanesRunsDestructorsAndRefusesLaterPosts) {
   EXPECT_TRUE(app_ran);
 }
 
+// CancelOrderedMany (how the runtime flushes clearTimeout()s) cancels the
+// pending ids, runs their destructors, leaves the others to fire in order,
+// and does nothing once the loop is shut down.
+TEST(EventLoop, CancelOrderedManyCancelsOnlyThePendingIds) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::atomic<int> destroyed{0};
+  std::vector<int> log;
+  std::vector<EventLoop::TimerId> ids;
+  for (int i = 0; i < 6; ++i) {
+    ids.push_back(event_loop->ScheduleOrdered(
+        [&log, i, g = DestructionCounter(&destroyed)] { log.push_back(i); }, milliseconds(1 + i)));
+  }
+  std::vector<EventLoop::TimerId> batch = {ids[4], ids[1], TimerQueue::kInvalidId, ids[4]};
+  EXPECT_EQ(event_loop->CancelOrderedMany(batch.data(), batch.size()), 2u);
+  EXPECT_EQ(destroyed.load(), 2);
+  clock.Advance(milliseconds(3));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<int>{0, 2}));
+  event_loop->Shutdown();
+  EXPECT_EQ(destroyed.load(), 6);
+  EXPECT_EQ(event_loop->CancelOrderedMany(ids.data() + 3, 1), 0u);
+}
+
 TEST(EventLoop, L7ShutdownFromInsideAnEntryDropsTheRestOfTheBatch) {
   base::FakeTickClock clock;
   auto looper = MakeLooper(&clock);

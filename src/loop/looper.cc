@@ -187,6 +187,11 @@ bool Looper::Cancel(TimerId id) {
   return queue_.Cancel(id);  // the task is destroyed, unrun
 }
 
+std::size_t Looper::CancelMany(const TimerId* ids, std::size_t count) {
+  DCHECK(IsHomeThread());
+  return queue_.CancelMany(ids, count);
+}
+
 void Looper::RemoveOwnedBy(uint32_t owner) {
   DCHECK(IsHomeThread());
   std::vector<Task> dropped;

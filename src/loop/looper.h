@@ -209,6 +209,9 @@ class Looper {
   // Home thread. Removes a pending entry; its task is destroyed unrun.
   // Returns false for unknown, finished or already cancelled ids.
   bool Cancel(TimerId id);
+  // Home thread. Cancel() for each of `count` ids, faster per id than one
+  // call each (TimerQueue::CancelMany); returns how many were pending.
+  std::size_t CancelMany(const TimerId* ids, std::size_t count);
   // Home thread. Drops every pending entry posted with `owner`.
   void RemoveOwnedBy(uint32_t owner);
 

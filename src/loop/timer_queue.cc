@@ -80,17 +80,6 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
   return MakeId(slot_index, state & kGenerationMask);
 }
 
-uint32_t TimerQueue::Find(Id id) const {
-  uint64_t slot_plus_one = id & kMaxSlots;
-  if (slot_plus_one == 0 || slot_plus_one > slot_count_) return kNoSlot;
-  uint32_t index = static_cast<uint32_t>(slot_plus_one - 1);
-  uint32_t state = states_[index];
-  if (!(state & kLiveBit) || (state & kGenerationMask) != static_cast<uint32_t>(id >> kSlotBits)) {
-    return kNoSlot;
-  }
-  return index;
-}
-
 bool TimerQueue::Contains(Id id) const { return Find(id) != kNoSlot; }
 
 TimerQueue::Id TimerQueue::NextId() const {
@@ -101,20 +90,41 @@ TimerQueue::Id TimerQueue::NextId() const {
   return MakeId(slot_count_, 0);
 }
 
-bool TimerQueue::Cancel(Id id) {
-  const uint32_t slot_index = Find(id);
-  if (slot_index == kNoSlot) return false;
+bool TimerQueue::CancelSlot(uint32_t slot_index) {
   if (states_[slot_index] & kTrivialTaskBit) {
-    // A task whose destructor does nothing stays where it is (the slot's
-    // next entry overwrites it): the slot is not touched at all, and a
-    // cancel is a few instructions around one load of the state word, so
-    // the loads of consecutive cancels overlap.
     Unlink(slot_index);
     return true;
   }
   Task doomed = std::move(slot(slot_index).task);
   Unlink(slot_index);
   return true;  // `doomed` is destroyed here, the queue consistent
+}
+
+std::size_t TimerQueue::CancelMany(const Id* ids, std::size_t count) {
+  // How far ahead to fetch: enough misses in flight to hide a memory
+  // round trip behind the cancels in between (16 and 32 measured alike, 8
+  // slower), few enough that the fetched lines (two per id) are still in L1
+  // when their turn comes.
+  constexpr std::size_t kAhead = 32;
+  std::size_t cancelled = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    // Fetch the state word and cancel-bit word of the id kAhead places on
+    // (the first kAhead ids take their misses). A hint only: a destructor
+    // may add entries and move the arrays before that id's turn, which then
+    // costs its miss and nothing else. (Written out here, not as a helper
+    // function: GCC 12 treats a function whose only effect is a prefetch
+    // as const, and drops its calls.)
+    if (i + kAhead < count) {
+      // The slot index; an id of slot 0 wraps to a huge index and is skipped.
+      uint64_t index = (ids[i + kAhead] & kMaxSlots) - 1;
+      if (index < slot_count_) {
+        __builtin_prefetch(&states_[index]);
+        __builtin_prefetch(&cancelled_bits_[index / 64]);
+      }
+    }
+    cancelled += Cancel(ids[i]);
+  }
+  return cancelled;
 }
 
 void TimerQueue::Unlink(uint32_t slot_index) {
@@ -126,9 +136,7 @@ void TimerQueue::Unlink(uint32_t slot_index) {
     FreeSlot(slot_index);
     return;
   }
-  cancelled_bits_[slot_index / 64] |= uint64_t{1} << (slot_index % 64);
-  ++cancelled_;
-  if (cancelled_ >= kMinCompaction && cancelled_ * 3 >= heap_.size() * 2) Compact();
+  MarkCancelled(slot_index);
 }
 
 Task TimerQueue::PopTop() {
@@ -140,13 +148,6 @@ Task TimerQueue::PopTop() {
   FreeSlot(slot_index);
   ReplaceTopWithLast();
   return task;
-}
-
-void TimerQueue::Retire(uint32_t slot_index) {
-  uint32_t& state = states_[slot_index];
-  if (state & kKeepsAliveBit) --keep_alive_count_;
-  // Not live; its id is dead from now on.
-  state = (state + 1) & kGenerationMask;
 }
 
 void TimerQueue::FreeSlot(uint32_t slot_index) {

@@ -290,5 +290,65 @@ TEST(TimerQueue, CompactionReusesTheLowestFreedSlotFirst) {
   EXPECT_EQ(TimerQueue::SlotOf(queue.NextId()), TimerQueue::SlotOf(ids[2]));
 }
 
+// CancelMany is Cancel for each id in order: it counts the pending ones,
+// skips unknown, finished, repeated and malformed ids, and runs across
+// compactions (100 ids, more than the fetch distance).
+TEST(TimerQueue, CancelManyCancelsEachPendingIdOnce) {
+  TimerQueue queue;
+  std::vector<int> log;
+  std::vector<TimerQueue::Id> ids;
+  for (int i = 0; i < 300; ++i) ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i), Record(&log, i)));
+  TimerQueue::Id popped = ids[0];
+  queue.PopTop()();  // runs 0: its id is finished
+  std::vector<TimerQueue::Id> batch = {popped, TimerQueue::kInvalidId, ~TimerQueue::Id{0}};
+  for (int i = 1; i < 300; i += 3) batch.push_back(ids[static_cast<std::size_t>(i)]);  // 100 ids
+  batch.push_back(ids[1]);  // again
+  EXPECT_EQ(queue.CancelMany(batch.data(), batch.size()), 100u);
+  EXPECT_EQ(queue.size(), 199u);
+  for (int i = 1; i < 300; ++i) {
+    EXPECT_EQ(queue.Contains(ids[static_cast<std::size_t>(i)]), i % 3 != 1) << i;
+  }
+  EXPECT_EQ(queue.CancelMany(batch.data(), 0), 0u);
+  DrainAll(queue);
+  std::vector<int> expected = {0};
+  for (int i = 1; i < 300; ++i) {
+    if (i % 3 != 1) expected.push_back(i);
+  }
+  EXPECT_EQ(log, expected);
+}
+
+// A destructor run by CancelMany may add entries (the arrays it fetches
+// ahead in may move) and cancel later ids of the same batch.
+TEST(TimerQueue, CancelManySurvivesDestructorsThatUseTheQueue) {
+  TimerQueue queue;
+  std::vector<int> log;
+  struct OnDestroy {
+    std::function<void()> run;
+    ~OnDestroy() {
+      if (run) run();
+    }
+  };
+  std::vector<TimerQueue::Id> ids;
+  for (int i = 0; i < 64; ++i) ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i), Record(&log, i)));
+  auto hook = std::make_shared<OnDestroy>();
+  TimerQueue::Id first = queue.Add(At(100), 100, [hook] {});
+  queue.Add(At(101), 101, Record(&log, 101));  // so `first` is not the last leaf
+  hook->run = [&] {
+    for (int i = 0; i < 5000; ++i) queue.Add(At(200 + i), static_cast<uint64_t>(200 + i), [] {});
+    EXPECT_TRUE(queue.Cancel(ids[40]));
+  };
+  hook.reset();
+  std::vector<TimerQueue::Id> batch = {first};
+  for (int i = 20; i < 64; ++i) batch.push_back(ids[static_cast<std::size_t>(i)]);
+  // `first` and 20..63 except 40, which the destructor took first.
+  EXPECT_EQ(queue.CancelMany(batch.data(), batch.size()), 44u);
+  EXPECT_EQ(queue.size(), 20u + 1u + 5000u);
+  std::vector<int> expected;
+  for (int i = 0; i < 20; ++i) expected.push_back(i);
+  expected.push_back(101);
+  for (int i = 0; i < 21; ++i) queue.PopTop()();
+  EXPECT_EQ(log, expected);
+}
+
 }  // namespace
 }  // namespace hostloop::loop
