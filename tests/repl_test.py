@@ -729,6 +729,27 @@ def tmux_multiline_and_errors(session: Tmux) -> None:
     session.wait_prompt(what="the prompt after the await")
 
 
+def tmux_long_lines(session: Tmux) -> None:
+    """Lines of many kilobytes, typed and recalled from history (libedit kept
+    writing through a stale pointer once a line outgrew its first buffer, and
+    an 8000-character line corrupted the heap)."""
+    line = "'" + "c" * 12000 + "'.length"
+    session.type(line)
+    session.keys("Enter")
+    session.wait_line(r"12000", "the long line's result, 12000", timeout=WAIT_S * 3)
+    session.wait_prompt(what="the prompt after the long line")
+    session.keys("Up")
+    session.wait_for(lambda s: last_line(s).endswith("c'.length"), "Up recalling the long line")
+    session.keys("Enter")
+    # (The recalled line fills the screen: the first result has scrolled away.)
+    session.wait_for(lambda s: [l for l in s.splitlines() if l.strip()][-2:] == ["12000", ">"],
+                     "the recalled line's result, 12000, and a prompt")
+    session.type("6 * 7")
+    session.keys("Enter")
+    session.wait_line(r"42", "a short line's result after them")
+    session.wait_prompt(what="a new prompt after the result")
+
+
 TMUX_CASES = [
     ("tmux: a result prints after Enter", tmux_result_after_enter),
     ("tmux: non-ASCII input is kept (whatever the locale)", tmux_non_ascii_input),
@@ -744,6 +765,7 @@ TMUX_CASES = [
     ("tmux: Ctrl-D exits", tmux_ctrl_d_exits),
     ("tmux: .exit exits", tmux_dot_exit),
     ("tmux: multi-line input, errors and top-level await", tmux_multiline_and_errors),
+    ("tmux: long lines, typed and recalled from history", tmux_long_lines),
 ]
 
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <clocale>
 #include <cstdio>
 #include <cstring>
@@ -222,9 +223,28 @@ void Repl::ResumeInput() {
   }
 }
 
+// libedit (3.1-20221030, Debian 12's) ends each key it handles by writing
+// the line's terminating NUL through rl_line_buffer, which it set once to
+// its line buffer; when a line outgrows that buffer (about 1 KB) libedit
+// reallocates it and rl_line_buffer keeps the freed address, so every later
+// key wrote into freed heap memory (an 8000-character line aborted with
+// "malloc(): invalid next size"). hostloop reads no line through
+// rl_line_buffer (lines come to OnReadlineLine, positions from rl_end), so
+// before each key it points rl_line_buffer at a buffer of its own with room
+// for the longest line one key can produce: the current one plus the longest
+// ever held (recalled from history, or yanked), plus a completed file name.
+void Repl::ReadTerminalKey() {
+  constexpr std::size_t kOneKeyAtMost = PATH_MAX + 64;
+  const std::size_t needed = static_cast<std::size_t>(std::max(rl_end, 0)) + longest_line_ + kOneKeyAtMost;
+  if (scratch_.size() < needed) scratch_.resize(needed * 2);
+  rl_line_buffer = scratch_.data();
+  rl_callback_read_char();
+  longest_line_ = std::max(longest_line_, static_cast<std::size_t>(std::max(rl_end, 0)));
+}
+
 void Repl::OnStdinReadable() {
   if (interactive_) {
-    rl_callback_read_char();
+    ReadTerminalKey();
     return;
   }
   char chunk[4096];

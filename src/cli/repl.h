@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "base/unique_fd.h"
 #include "loop/looper.h"
@@ -48,6 +49,9 @@ class Repl {
  private:
   static void OnReadlineLine(char* line);
   void OnStdinReadable();
+  // One rl_callback_read_char(), with rl_line_buffer pointing at scratch_
+  // (see the comment in repl.cc).
+  void ReadTerminalKey();
   void ReadRegularStdin();
   void OnInterrupt();
   void HandleLine(std::string line);
@@ -90,6 +94,11 @@ class Repl {
   std::thread watchdog_;
   std::atomic<bool> watchdog_stop_{false};
   bool at_prompt_ = false;  // the prompt is on screen, waiting for input
+  // What libedit writes through rl_line_buffer lands here (ReadTerminalKey).
+  std::vector<char> scratch_;
+  // The longest line the editor has held, in bytes (what one key can add
+  // at most, by recalling it from history or yanking it).
+  std::size_t longest_line_ = 0;
 };
 
 }  // namespace hostloop::cli
