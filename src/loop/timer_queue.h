@@ -227,7 +227,8 @@ class TimerQueue {
     const uint64_t index = (id & kMaxSlots) - 1;
     if (index >= slot_count_) return kNoSlot;
     const uint32_t state = states_[index];
-    if (!(state & kLiveBit) || (state & kGenerationMask) != static_cast<uint32_t>(id >> kSlotBits)) {
+    // (Compared in 64 bits: an id with bits above the generation's is no id.)
+    if (!(state & kLiveBit) || uint64_t{state & kGenerationMask} != (id >> kSlotBits)) {
       return kNoSlot;
     }
     return static_cast<uint32_t>(index);

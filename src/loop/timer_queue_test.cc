@@ -300,7 +300,10 @@ TEST(TimerQueue, CancelManyCancelsEachPendingIdOnce) {
   for (int i = 0; i < 300; ++i) ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i), Record(&log, i)));
   TimerQueue::Id popped = ids[0];
   queue.PopTop()();  // runs 0: its id is finished
-  std::vector<TimerQueue::Id> batch = {popped, TimerQueue::kInvalidId, ~TimerQueue::Id{0}};
+  // A live id with a bit set above its generation's names nothing.
+  const TimerQueue::Id forged = ids[2] | (TimerQueue::Id{1} << 60);
+  EXPECT_FALSE(queue.Contains(forged));
+  std::vector<TimerQueue::Id> batch = {popped, TimerQueue::kInvalidId, ~TimerQueue::Id{0}, forged};
   for (int i = 1; i < 300; i += 3) batch.push_back(ids[static_cast<std::size_t>(i)]);  // 100 ids
   batch.push_back(ids[1]);  // again
   EXPECT_EQ(queue.CancelMany(batch.data(), batch.size()), 100u);
