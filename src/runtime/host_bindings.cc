@@ -4,9 +4,14 @@
 // there must not crash the process.
 #include "runtime/host_bindings.h"
 
+#include <sched.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -157,6 +162,52 @@ void ApplyUncaughtPolicy(const FunctionCallbackInfo<Value>& info) {
 void IsATty(const FunctionCallbackInfo<Value>& info) {
   const int fd = info.Length() > 0 && info[0]->IsInt32() ? info[0].As<v8::Int32>()->Value() : -1;
   info.GetReturnValue().Set((fd == 1 || fd == 2) && ::isatty(fd) == 1);
+}
+
+// hardwareConcurrency() -> the number of CPUs this process may run on (its
+// affinity mask, as node's availableParallelism and deno count them), at
+// least 1.
+void HardwareConcurrency(const FunctionCallbackInfo<Value>& info) {
+  int count = 0;
+  cpu_set_t cpus;
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0) count = CPU_COUNT(&cpus);
+  if (count <= 0) count = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+  info.GetReturnValue().Set(count > 0 ? count : 1);
+}
+
+// platform() -> "Linux x86_64" (the kernel's name and machine, as browsers
+// report navigator.platform).
+void Platform(const FunctionCallbackInfo<Value>& info) {
+  struct utsname names;
+  std::string platform = "Linux";
+  if (::uname(&names) == 0) platform = std::string(names.sysname) + " " + names.machine;
+  info.GetReturnValue().Set(V8String(info.GetIsolate(), platform));
+}
+
+// fillRandom(view, maxBytes) -> the view's byte length: fills its bytes from
+// the kernel's cryptographically secure generator (getrandom(2), which
+// blocks only until the pool is first initialized at boot), unless there are
+// more than maxBytes. The caller (crypto.getRandomValues) checks the type.
+void FillRandom(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 2 || !info[0]->IsArrayBufferView() || !info[1]->IsNumber()) return;
+  Local<v8::ArrayBufferView> view = info[0].As<v8::ArrayBufferView>();
+  const std::size_t length = view->ByteLength();
+  info.GetReturnValue().Set(static_cast<double>(length));
+  if (length == 0 || static_cast<double>(length) > info[1].As<v8::Number>()->Value()) return;
+  std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
+  auto* bytes = static_cast<uint8_t*>(store->Data()) + view->ByteOffset();
+  std::size_t filled = 0;
+  while (filled < length) {
+    ssize_t n = ::getrandom(bytes + filled, length - filled, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      v8::Isolate* isolate = info.GetIsolate();
+      isolate->ThrowException(v8::Exception::Error(
+          V8String(isolate, std::string("getrandom failed: ") + std::strerror(errno))));
+      return;
+    }
+    filled += static_cast<std::size_t>(n);
+  }
 }
 
 bool IsInternalScript(v8::Isolate* isolate, Local<Value> name) {
@@ -395,6 +446,9 @@ const HostFunction kHostFunctions[] = {
     {"setDOMExceptionPrototype", SetDOMExceptionPrototype},
     {"setSchedulingState", SetSchedulingState},
     {"cancelSchedulerToken", CancelSchedulerToken},
+    {"hardwareConcurrency", HardwareConcurrency},
+    {"platform", Platform},
+    {"fillRandom", FillRandom},
 };
 
 std::vector<std::span<const HostFunction>>& HostExtensions() {

@@ -82,6 +82,126 @@ Object.defineProperty(global, 'performance', {
   enumerable: true,
 });
 
+// https://html.spec.whatwg.org/multipage/system-state.html#the-navigator-object
+// The members a program reads to size a worker pool or to identify the
+// runtime: hardwareConcurrency (the CPUs this process may run on), userAgent,
+// language(s) and platform. In a worker the interface is WorkerNavigator.
+const IntlDateTimeFormat = global.Intl?.DateTimeFormat;
+let languageList;
+function languages() {
+  if (languageList === undefined) {
+    let locale;
+    try {
+      locale = IntlDateTimeFormat === undefined ? undefined : new IntlDateTimeFormat().resolvedOptions().locale;
+    } catch {
+      locale = undefined;
+    }
+    languageList = Object.freeze([locale || 'en-US']);
+  }
+  return languageList;
+}
+class Navigator {
+  constructor() {
+    throw new TypeError('Illegal constructor');
+  }
+  get hardwareConcurrency() {
+    checkNavigator(this, 'hardwareConcurrency');
+    return host.hardwareConcurrency();
+  }
+  get userAgent() {
+    checkNavigator(this, 'userAgent');
+    return `hostloop/${host.version}`;
+  }
+  get language() {
+    checkNavigator(this, 'language');
+    return languages()[0];
+  }
+  get languages() {
+    checkNavigator(this, 'languages');
+    return languages();
+  }
+  get platform() {
+    checkNavigator(this, 'platform');
+    return host.platform();
+  }
+}
+internals.exposeInterface(Navigator, 'Navigator');
+internals.defineInspect(Navigator, ['hardwareConcurrency', 'language', 'languages', 'platform', 'userAgent']);
+const navigator = Object.create(Navigator.prototype);
+function checkNavigator(value, member) {
+  if (value !== navigator) {
+    throw new TypeError(`Failed to read the '${member}' property from '${Navigator.prototype[Symbol.toStringTag]}': Illegal invocation`);
+  }
+}
+Object.defineProperty(global, 'navigator', {
+  get() { return navigator; },
+  configurable: true,
+  enumerable: true,
+});
+
+// https://w3c.github.io/webcrypto/#crypto-interface: getRandomValues and
+// randomUUID (there is no crypto.subtle).
+const typedArrayTag = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+const kIntegerArrays = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
+  'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
+const ReflectApply = Reflect.apply;
+const isArrayBufferView = ArrayBuffer.isView;
+class Crypto {
+  constructor() {
+    throw new TypeError('Illegal constructor');
+  }
+  getRandomValues(array) {
+    checkCrypto(this, 'getRandomValues');
+    if (arguments.length < 1) {
+      throw new TypeError("Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
+    }
+    if (!isArrayBufferView(array)) {
+      throw new TypeError("Failed to execute 'getRandomValues' on 'Crypto': parameter 1 is not of type 'ArrayBufferView'.");
+    }
+    // The type from the internal slot (a DataView has none).
+    if (!kIntegerArrays.has(ReflectApply(typedArrayTag, array, []))) {
+      throw new DOMException(
+        "Failed to execute 'getRandomValues' on 'Crypto': The provided ArrayBufferView is of type '" +
+        `${ReflectApply(typedArrayTag, array, []) ?? 'DataView'}', which is not an integer array type.`,
+        'TypeMismatchError');
+    }
+    const byteLength = host.fillRandom(array, 65536);
+    if (byteLength > 65536) {
+      throw new DOMException(
+        `Failed to execute 'getRandomValues' on 'Crypto': The ArrayBufferView's byte length (${byteLength}) exceeds the number of bytes of entropy available via this API (65536).`,
+        'QuotaExceededError');
+    }
+    return array;
+  }
+  randomUUID() {
+    checkCrypto(this, 'randomUUID');
+    // https://wicg.github.io/uuid/: a version 4 UUID, from 16 random bytes.
+    const bytes = new Uint8Array(16);
+    host.fillRandom(bytes, 16);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex = '';
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) hex += '-';
+      hex += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+    }
+    return hex;
+  }
+}
+internals.exposeInterface(Crypto, 'Crypto');
+const crypto = Object.create(Crypto.prototype);
+function checkCrypto(value, member) {
+  if (value !== crypto) {
+    throw new TypeError(`Failed to execute '${member}' on 'Crypto': Illegal invocation`);
+  }
+}
+Object.defineProperty(global, 'crypto', {
+  get() { return crypto; },
+  configurable: true,
+  enumerable: true,
+});
+
 // Globals V8 installs only when a context starts (after a snapshot is
 // deserialized), such as Atomics and WebAssembly, are adjusted here; the
 // runtime calls internals.realmStarted() once per run.
@@ -100,7 +220,16 @@ internals.realmStarted = function realmStarted() {
   internals.timersRealmStarted();
   // The prototype of DOMExceptions made by deserializing (serializer.cc).
   host.setDOMExceptionPrototype(DOMException.prototype);
-  if (host.workerInfo !== undefined) internals.setupWorkerGlobal(host.workerInfo);
+  if (host.workerInfo !== undefined) {
+    internals.setupWorkerGlobal(host.workerInfo);
+    // A worker's navigator is a WorkerNavigator (the same members).
+    delete global.Navigator;
+    Object.defineProperty(Navigator, 'name', { value: 'WorkerNavigator' });
+    Object.defineProperty(Navigator.prototype, Symbol.toStringTag, { value: 'WorkerNavigator' });
+    Object.defineProperty(global, 'WorkerNavigator', {
+      value: Navigator, writable: true, enumerable: false, configurable: true,
+    });
+  }
   // J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
   // settles. V8 does not tell the platform when it cancels the delayed task
   // behind a waitAsync timeout (LESSONS 3), so the reference is held here, at
