@@ -57,31 +57,6 @@ Object.defineProperty(global, 'hostloop', {
   enumerable: false,
 });
 
-// https://w3c.github.io/hr-time/#the-performance-attribute
-// performance.now() reads the loop's clock: the same time line as timers.
-class Performance extends global.EventTarget {
-  constructor() {
-    throw new TypeError('Illegal constructor');
-  }
-  now() {
-    return host.now();
-  }
-  get timeOrigin() {
-    return host.timeOrigin;
-  }
-  toJSON() {
-    return { timeOrigin: host.timeOrigin };
-  }
-}
-internals.exposeInterface(Performance, 'Performance');
-const performance = internals.initEventTarget(Object.create(Performance.prototype));
-Object.defineProperty(global, 'performance', {
-  get() { return performance; },
-  set(value) { Object.defineProperty(global, 'performance', { value, writable: true, configurable: true, enumerable: true }); },
-  configurable: true,
-  enumerable: true,
-});
-
 // https://html.spec.whatwg.org/multipage/system-state.html#the-navigator-object
 // The members a program reads to size a worker pool or to identify the
 // runtime: hardwareConcurrency (the CPUs this process may run on), userAgent,
