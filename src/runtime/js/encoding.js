@@ -1,5 +1,6 @@
 'use strict';
-// TextEncoder and TextDecoder (UTF-8, plus UTF-16LE decoding).
+// TextEncoder and TextDecoder (UTF-8, plus UTF-16LE, UTF-16BE and windows-1252
+// decoding).
 // https://encoding.spec.whatwg.org/#interface-textencoder
 // https://encoding.spec.whatwg.org/#interface-textdecoder
 
@@ -21,7 +22,38 @@ const kLabels = new Map([
   ['utf-8', 'utf-8'], ['utf8', 'utf-8'], ['x-unicode20utf8', 'utf-8'],
   ['csunicode', 'utf-16le'], ['iso-10646-ucs-2', 'utf-16le'], ['ucs-2', 'utf-16le'],
   ['unicode', 'utf-16le'], ['unicodefeff', 'utf-16le'], ['utf-16', 'utf-16le'], ['utf-16le', 'utf-16le'],
+  ['unicodefffe', 'utf-16be'], ['utf-16be', 'utf-16be'],
+  // "latin1", "ascii" and friends all mean windows-1252 on the web.
+  ['ansi_x3.4-1968', 'windows-1252'], ['ascii', 'windows-1252'], ['cp1252', 'windows-1252'],
+  ['cp819', 'windows-1252'], ['csisolatin1', 'windows-1252'], ['ibm819', 'windows-1252'],
+  ['iso-8859-1', 'windows-1252'], ['iso-ir-100', 'windows-1252'], ['iso8859-1', 'windows-1252'],
+  ['iso88591', 'windows-1252'], ['iso_8859-1', 'windows-1252'], ['iso_8859-1:1987', 'windows-1252'],
+  ['l1', 'windows-1252'], ['latin1', 'windows-1252'], ['us-ascii', 'windows-1252'],
+  ['windows-1252', 'windows-1252'], ['x-cp1252', 'windows-1252'],
 ]);
+
+// https://encoding.spec.whatwg.org/index-windows-1252.txt: bytes 0x80-0x9F
+// (every other byte is the code point of the same value).
+const kWindows1252High = [
+  0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+  0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+];
+
+// https://encoding.spec.whatwg.org/#single-byte-decoder for windows-1252:
+// every byte is one code point, so there is never an error or a pending byte.
+function decodeWindows1252(bytes) {
+  const units = new Uint16Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    units[i] = byte >= 0x80 && byte < 0xA0 ? kWindows1252High[byte - 0x80] : byte;
+  }
+  // One fromCharCode per 8K code units, not per byte.
+  let out = '';
+  for (let i = 0; i < units.length; i += 8192) {
+    out += ReflectApply(StringFromCharCode, null, units.subarray(i, i + 8192));
+  }
+  return out;
+}
 
 // WebIDL "get a copy of the bytes held by the buffer source": a detached
 // buffer (or a view on one) holds no bytes, which decode as "" (making a
@@ -125,13 +157,16 @@ class TextDecoder {
         this.#bomSeen = false;
         throw error;
       }
+    } else if (this.#encoding === 'windows-1252') {
+      text = decodeWindows1252(bytes);
+      consumed = bytes.length;
     } else {
-      [text, consumed] = decodeUtf16le(bytes, this.#fatal, stream);
+      [text, consumed] = decodeUtf16(bytes, this.#fatal, stream, this.#encoding === 'utf-16be');
     }
     if (consumed < bytes.length) this.#pending = bytes.slice(consumed);
     // https://encoding.spec.whatwg.org/#concept-td-serialize: the BOM goes
-    // once per stream unless ignoreBOM.
-    if (!this.#ignoreBOM && !this.#bomSeen && text.length > 0) {
+    // once per stream unless ignoreBOM (UTF-8 and UTF-16 only).
+    if (!this.#ignoreBOM && !this.#bomSeen && text.length > 0 && this.#encoding !== 'windows-1252') {
       this.#bomSeen = true;
       if (text.charCodeAt(0) === 0xFEFF) text = text.slice(1);
     }
@@ -147,20 +182,24 @@ class TextDecoder {
   }
 }
 
-// https://encoding.spec.whatwg.org/#shared-utf-16-decoder (little-endian):
-// a surrogate pair is one code point, a lone surrogate is an error (U+FFFD,
-// or a TypeError when fatal). While streaming, an odd last byte and a lead
-// surrogate at the end wait for the next chunk. Returns [text, bytes used].
-function decodeUtf16le(bytes, fatal, stream) {
+// https://encoding.spec.whatwg.org/#shared-utf-16-decoder (little- or
+// big-endian): a surrogate pair is one code point, a lone surrogate is an
+// error (U+FFFD, or a TypeError when fatal). While streaming, an odd last
+// byte and a lead surrogate at the end wait for the next chunk. Returns
+// [text, bytes used].
+function decodeUtf16(bytes, fatal, stream, bigEndian) {
   const invalid = () => {
     if (fatal) throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The encoded data was not valid.");
     return '\uFFFD';
   };
+  const unitAt = bigEndian
+    ? (at) => (bytes[at] << 8) | bytes[at + 1]
+    : (at) => bytes[at] | (bytes[at + 1] << 8);
   const pairs = bytes.length & ~1;
   let out = '';
   let i = 0;
   while (i < pairs) {
-    const unit = bytes[i] | (bytes[i + 1] << 8);
+    const unit = unitAt(i);
     if (unit < 0xD800 || unit > 0xDFFF) {
       out += StringFromCharCode(unit);
       i += 2;
@@ -180,7 +219,7 @@ function decodeUtf16le(bytes, fatal, stream) {
       i = bytes.length;
       break;
     }
-    const next = bytes[i + 2] | (bytes[i + 3] << 8);
+    const next = unitAt(i + 2);
     if (next >= 0xDC00 && next <= 0xDFFF) {
       out += StringFromCharCode(unit, next);
       i += 4;
