@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/time.h"
+#include "runtime/broadcast_channel.h"
 #include "runtime/encoding.h"
 #include "runtime/message_port.h"
 #include "runtime/module_loader.h"
@@ -474,6 +475,7 @@ v8::Local<v8::Object> CreateHostObject(v8::Local<v8::Context> context,
   AddHostFunctions(context, host, kHostFunctions);
   AddHostFunctions(context, host, MessagePortHandle::Functions());
   AddHostFunctions(context, host, EncodingFunctions());
+  AddHostFunctions(context, host, BroadcastChannelFunctions());
   for (std::span<const HostFunction> extension : HostExtensions()) {
     AddHostFunctions(context, host, extension);
   }
@@ -528,6 +530,9 @@ const intptr_t* ExternalReferences() {
       list.push_back(reinterpret_cast<intptr_t>(function.callback));
     }
     for (const HostFunction& function : EncodingFunctions()) {
+      list.push_back(reinterpret_cast<intptr_t>(function.callback));
+    }
+    for (const HostFunction& function : BroadcastChannelFunctions()) {
       list.push_back(reinterpret_cast<intptr_t>(function.callback));
     }
     for (std::span<const HostFunction> extension : HostExtensions()) {

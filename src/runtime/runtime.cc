@@ -9,6 +9,7 @@
 
 #include "base/check.h"
 #include "base/file_util.h"
+#include "runtime/broadcast_channel.h"
 #include "runtime/file_url.h"
 #include "runtime/fs_module.h"
 #include "runtime/host_bindings.h"
@@ -57,6 +58,8 @@ Runtime::Runtime(loop::Looper* looper, RuntimeOptions options)
 base::Result<void> Runtime::Initialize() {
   CHECK(looper_->IsHomeThread());
   start_time_ = looper_->Now();
+  NoteRuntimeStarted();
+  counted_ = true;
   v8host::HostPlatform* platform = v8host::V8Process::platform();
   time_origin_ms_ = platform->CurrentClockTimeMillis();
   event_loop_ =
@@ -141,6 +144,7 @@ Runtime::~Runtime() {
   // Extensions first (they terminate and join this runtime's workers), while
   // the isolate still works.
   for (auto& extension : extensions_) extension.reset();
+  if (counted_) NoteRuntimeEnded();
   stopping_ = true;
   if (isolate_ == nullptr) return;
   {

@@ -74,13 +74,14 @@ class RuntimeDelegate {
   }
 };
 
-// State a higher layer keeps per runtime (the Worker registry). Destroyed
-// first when the runtime goes away, while the isolate still works.
+// State a higher layer keeps per runtime (the Worker registry, the open
+// BroadcastChannels). Destroyed first when the runtime goes away, in slot
+// order, while the isolate still works.
 class RuntimeExtension {
  public:
   virtual ~RuntimeExtension() = default;
 };
-enum class ExtensionSlot { kWorkers, kCount };
+enum class ExtensionSlot { kWorkers, kBroadcastChannels, kCount };
 
 struct WorkerInfo {
   std::string name;
@@ -311,6 +312,8 @@ class Runtime {
   v8::Global<v8::Promise> main_promise_;
   v8::Global<v8::Module> main_module_;
   bool stopping_ = false;
+  // Counted among the process's runtimes (BroadcastChannel liveness).
+  bool counted_ = false;
   int stop_deferrals_ = 0;
   std::optional<int> deferred_exit_code_;  // a Stop() that waits
   bool in_checkpoint_ = false;

@@ -173,6 +173,67 @@ for (const name of ['port1', 'port2']) {
   ObjectDefineProperty(MessageChannel.prototype, name, descriptor);
 }
 
+// https://html.spec.whatwg.org/multipage/web-messaging.html#broadcasting-to-other-browsing-contexts
+// Channels of one name in every runtime of the process (main and workers)
+// receive what one of them posts; the hub is native (broadcast_channel.cc).
+const channelStates = new WeakMapCtor();  // channel -> { id, name, closed, listeners }
+function channelState(value, member) {
+  const state = isObject(value) ? ReflectApply(WeakMapGet, channelStates, [value]) : undefined;
+  if (state === undefined) {
+    throw new TypeError(`Failed to execute '${member}' on 'BroadcastChannel': Illegal invocation`);
+  }
+  return state;
+}
+// Whether a channel has a `message` or `messageerror` listener decides whether
+// it keeps its runtime alive (J3) and its object from being collected.
+function channelListenersChanged(channel, type, present) {
+  if (type !== 'message' && type !== 'messageerror') return;
+  const state = ReflectApply(WeakMapGet, channelStates, [channel]);
+  state.listeners[type] = present;
+  if (state.id !== undefined) {
+    host.broadcastListening(state.id, state.listeners.message || state.listeners.messageerror);
+  }
+}
+class BroadcastChannel extends EventTarget {
+  constructor(name) {
+    if (arguments.length < 1) {
+      throw new TypeError("Failed to construct 'BroadcastChannel': 1 argument required, but only 0 present.");
+    }
+    const channelName = `${name}`;
+    super();
+    const state = { id: undefined, name: channelName, closed: false, listeners: { message: false, messageerror: false } };
+    ReflectApply(WeakMapSet, channelStates, [this, state]);
+    internals.watchEventListeners(this, channelListenersChanged);
+    // (Undefined while the runtime stops: the channel is born closed.)
+    state.id = host.broadcastOpen(this, channelName);
+    if (state.id === undefined) state.closed = true;
+  }
+  get name() {
+    return channelState(this, 'name').name;
+  }
+  postMessage(message) {
+    const state = channelState(this, 'postMessage');
+    if (arguments.length < 1) {
+      throw new TypeError("Failed to execute 'postMessage' on 'BroadcastChannel': 1 argument required, but only 0 present.");
+    }
+    if (state.closed) {
+      throw new global.DOMException("Failed to execute 'postMessage' on 'BroadcastChannel': Channel is closed", 'InvalidStateError');
+    }
+    host.broadcastPost(state.id, message);
+  }
+  close() {
+    const state = channelState(this, 'close');
+    if (state.closed) return;
+    state.closed = true;
+    host.broadcastClose(state.id);
+  }
+}
+const isBroadcastChannel = (value) => isObject(value) && ReflectApply(WeakMapGet, channelStates, [value]) !== undefined;
+internals.defineEventHandler(BroadcastChannel.prototype, 'message', { brandCheck: isBroadcastChannel });
+internals.defineEventHandler(BroadcastChannel.prototype, 'messageerror', { brandCheck: isBroadcastChannel });
+internals.exposeInterface(BroadcastChannel, 'BroadcastChannel');
+internals.defineInspect(BroadcastChannel, ['name']);
+
 // https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone
 function structuredClone(value, options = undefined) {
   if (arguments.length < 1) {
