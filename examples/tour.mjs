@@ -71,6 +71,14 @@ const reply = await new Promise((resolve) => {
   worker.postMessage(12);
 });
 console.log(`worker "${reply.name}" replied ${reply.result}`);
+const news = new BroadcastChannel('tour');
+const heard = new Promise((resolve) => {
+  news.onmessage = (e) => resolve(e.data);
+});
+news.postMessage('hello, everyone');
+console.log('BroadcastChannel:', await heard);
+console.log(`navigator.hardwareConcurrency = ${navigator.hardwareConcurrency}, crypto.randomUUID() = ${crypto.randomUUID()}`);
+news.close();
 worker.terminate();
 
 section('hostloop:fs on the native thread pool');
