@@ -313,8 +313,6 @@ void PortCore::Enable() {
 void PortCore::Close() {
   std::shared_ptr<PortCore> other;
   base::RingQueue<std::unique_ptr<SerializedMessage>> dropped;
-  // The other end learns it is alone (its runtime may stop being kept alive).
-  NotifyPeer();
   {
     base::MutexLock lock(mutex_);
     closed_ = true;
@@ -324,8 +322,22 @@ void PortCore::Close() {
     dropped.swap(queue_);
   }
   if (other) {
-    base::MutexLock lock(other->mutex_);
-    other->peer_.reset();
+    // The other end learns it is alone (its runtime may stop being kept
+    // alive): told after it is disentangled, and its owner read in the same
+    // critical section. (Told first, its owner could look at its liveness
+    // in between, still see a remote partner, and never be told again: a
+    // port received from a worker then held the main runtime forever.) An
+    // end in transit has no owner to tell; whoever attaches it next sees it
+    // alone.
+    std::shared_ptr<loop::EventLoop> loop;
+    uint64_t attachment;
+    {
+      base::MutexLock lock(other->mutex_);
+      other->peer_.reset();
+      loop = other->loop_;
+      attachment = other->attachment_;
+    }
+    if (loop) loop->PostInternal([other, attachment] { other->PeerChanged(attachment); });
   }
   // `dropped` messages (and any ports they carried) are released here.
 }
