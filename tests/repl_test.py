@@ -744,6 +744,14 @@ def tmux_long_lines(session: Tmux) -> None:
     # (The recalled line fills the screen: the first result has scrolled away.)
     session.wait_for(lambda s: [l for l in s.splitlines() if l.strip()][-2:] == ["12000", ">"],
                      "the recalled line's result, 12000, and a prompt")
+    # Repeat counts are off: Esc 9 then '9999a' is the text '9999a' (a count
+    # of 99,999 made libedit write past the end of a freed buffer).
+    session.type("'")
+    session.keys("M-9", "9", "9", "9", "9", "a")
+    session.type("'.length")
+    session.keys("Enter")
+    session.wait_for(lambda s: [l for l in s.splitlines() if l.strip()][-2:] == ["5", ">"],
+                     "the length of '9999a', 5")
     session.type("6 * 7")
     session.keys("Enter")
     session.wait_line(r"42", "a short line's result after them")
@@ -765,7 +773,7 @@ TMUX_CASES = [
     ("tmux: Ctrl-D exits", tmux_ctrl_d_exits),
     ("tmux: .exit exits", tmux_dot_exit),
     ("tmux: multi-line input, errors and top-level await", tmux_multiline_and_errors),
-    ("tmux: long lines, typed and recalled from history", tmux_long_lines),
+    ("tmux: long lines, typed and recalled from history; no repeat counts", tmux_long_lines),
 ]
 
 

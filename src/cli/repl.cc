@@ -4,6 +4,7 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 // libedit's readline compatibility interface.
@@ -145,6 +146,15 @@ bool Repl::Start() {
     }
     rl_catch_signals = 0;
     using_history();
+    // No repeat counts (Esc and a digit are unbound): one key inserting up
+    // to 1,000,000 characters makes libedit grow its line buffer, point
+    // rl_line_buffer at its conversion buffer through its resize hook, then
+    // reallocate that buffer and write through the stale pointer, past the
+    // end of a freed block (see ReadTerminalKey).
+    for (char digit = '0'; digit <= '9'; ++digit) {
+      const std::string command = std::string("bind ^[") + digit + " ed-unassigned";
+      rl_parse_and_bind(command.c_str());
+    }
     std::printf("Welcome to hostloop %s (V8 %s). Type .exit or press Ctrl+D to leave.\n",
                 HOSTLOOP_VERSION, v8::V8::GetVersion());
     std::fflush(stdout);
@@ -230,14 +240,39 @@ void Repl::ResumeInput() {
 // key wrote into freed heap memory (an 8000-character line aborted with
 // "malloc(): invalid next size"). hostloop reads no line through
 // rl_line_buffer (lines come to OnReadlineLine, positions from rl_end), so
-// before each key it points rl_line_buffer at a buffer of its own with room
-// for the longest line one key can produce: the current one plus the longest
-// ever held (recalled from history, or yanked), plus a completed file name.
+// before each key it points rl_line_buffer at a scratch area of its own with
+// room for the longest line one key can produce: the current one plus the
+// longest ever held (recalled from history, or yanked), plus a generous
+// bound on what one key inserts (a completed file name; repeat counts,
+// which insert up to 1,000,000 characters, are unbound in Start because
+// libedit mishandles them anyway). The area is reserved address space:
+// libedit writes one byte in it per key, so it costs a page or two.
+Repl::Scratch::~Scratch() {
+  if (data != nullptr) ::munmap(data, size);
+}
+
+bool Repl::Scratch::Reserve(std::size_t bytes) {
+  if (bytes <= size) return true;
+  const std::size_t reserve = std::max<std::size_t>(bytes * 2, std::size_t{64} << 20);
+  void* area = ::mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (area == MAP_FAILED) return false;
+  if (data != nullptr) ::munmap(data, size);
+  data = static_cast<char*>(area);
+  size = reserve;
+  return true;
+}
+
 void Repl::ReadTerminalKey() {
-  constexpr std::size_t kOneKeyAtMost = PATH_MAX + 64;
+  constexpr std::size_t kOneKeyAtMost = std::size_t{4} * 1'000'000 + PATH_MAX + 64;
   const std::size_t needed = static_cast<std::size_t>(std::max(rl_end, 0)) + longest_line_ + kOneKeyAtMost;
-  if (scratch_.size() < needed) scratch_.resize(needed * 2);
-  rl_line_buffer = scratch_.data();
+  if (!scratch_.Reserve(needed)) {
+    // No address space for it: end the session rather than let libedit
+    // write through a stale pointer.
+    std::fprintf(stderr, "hostloop: out of memory for the line editor\n");
+    Exit();
+    return;
+  }
+  rl_line_buffer = scratch_.data;
   rl_callback_read_char();
   longest_line_ = std::max(longest_line_, static_cast<std::size_t>(std::max(rl_end, 0)));
 }

@@ -94,8 +94,20 @@ class Repl {
   std::thread watchdog_;
   std::atomic<bool> watchdog_stop_{false};
   bool at_prompt_ = false;  // the prompt is on screen, waiting for input
-  // What libedit writes through rl_line_buffer lands here (ReadTerminalKey).
-  std::vector<char> scratch_;
+  // What libedit writes through rl_line_buffer lands here (ReadTerminalKey):
+  // address space reserved with mmap, of which libedit's one byte per key
+  // touches a page.
+  struct Scratch {
+    Scratch() = default;
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch();
+    // At least `bytes` of it; false if no memory could be reserved.
+    bool Reserve(std::size_t bytes);
+    char* data = nullptr;
+    std::size_t size = 0;
+  };
+  Scratch scratch_;
   // The longest line the editor has held, in bytes (what one key can add
   // at most, by recalling it from history or yanking it).
   std::size_t longest_line_ = 0;
