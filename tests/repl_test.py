@@ -365,6 +365,56 @@ def pipe_sigint_ends(hostloop: str) -> None:
         raise Failure("the timer fired\n" + show(result))
 
 
+def pipe_closed_stdout(hostloop: str) -> None:
+    """stdout closed by its reader while a piped session prints: the runtime
+    stops (exit 1, as a program does), and the session ends without touching
+    the runtime it outlived (ASan: a use after free in Repl::Exit)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.Popen([hostloop], stdin=subprocess.PIPE, stdout=write_end, stderr=subprocess.PIPE)
+    finally:
+        os.close(write_end)
+    try:
+        proc.stdin.write(b"for (let i = 0; i < 1e5; i++) console.log(i)\n")
+        proc.stdin.flush()
+        # stdin stays open: the session must end because the runtime stopped.
+        err = proc.stderr.read()
+        code = proc.wait(timeout=WAIT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise Failure("the REPL kept running after stdout was closed")
+    finally:
+        proc.stdin.close()
+    result = Piped(code, "", err.decode("utf-8", "replace"))
+    for marker in CRASH_MARKERS:
+        if marker in result.err:
+            raise Failure(f"crash report on stderr: {marker!r}\n" + show(result))
+    if code != 1 or "stdout was closed by its reader" not in result.err:
+        raise Failure(f"exit {code}, expected 1 with the EPIPE note\n" + show(result))
+
+
+def pipe_restores_stdin_flags(hostloop: str) -> None:
+    """The session makes stdin non-blocking while it reads it and restores
+    it at the end: the open file description is shared (with a terminal,
+    when only stdout is piped), and whoever reads it next must block."""
+    read_end, write_end = os.pipe()
+    try:
+        proc = subprocess.Popen([hostloop], stdin=read_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.write(write_end, b"1 + 1\n")
+        os.close(write_end)
+        write_end = None
+        out, err = proc.communicate(timeout=WAIT_S)
+        result = Piped(proc.returncode, out.decode(), err.decode())
+        check_clean_exit(result)
+        if not os.get_blocking(read_end):
+            raise Failure("stdin was left non-blocking (O_NONBLOCK) after the REPL exited\n" + show(result))
+    finally:
+        os.close(read_end)
+        if write_end is not None:
+            os.close(write_end)
+
+
 PIPE_CASES = [
     ("pipe: a timer fires during a pending top-level await; the next line waits", pipe_timer_then_await),
     ("pipe: multi-line input (function, template, object literal)", pipe_multiline_function),
@@ -381,6 +431,8 @@ PIPE_CASES = [
     ("pipe: EOF ends the session", pipe_eof_ends),
     ("pipe: EOF during a pending await: the result and queued lines still come", pipe_eof_during_await),
     ("pipe: SIGINT ends a piped session", pipe_sigint_ends),
+    ("pipe: stdout closed by its reader ends the session (exit 1), no crash", pipe_closed_stdout),
+    ("pipe: stdin's blocking mode is restored at the end", pipe_restores_stdin_flags),
 ]
 
 

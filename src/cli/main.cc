@@ -94,15 +94,20 @@ int Main(int argc, char** argv) {
     std::unique_ptr<runtime::Runtime> runtime = std::move(created).value();
 
     if (repl) {
-      Repl session(runtime.get(), looper.value().get());
-      if (!session.Start()) return Fail("cannot start the REPL", runtime::kExitUncaught);
       {
-        runtime::Runtime::RunScope run_scope(runtime.get());
-        do {
-          looper.value()->Run();
-        } while (session.AbandonStuckAwait());
+        Repl session(runtime.get(), looper.value().get());
+        if (!session.Start()) return Fail("cannot start the REPL", runtime::kExitUncaught);
+        {
+          runtime::Runtime::RunScope run_scope(runtime.get());
+          do {
+            looper.value()->Run();
+          } while (session.AbandonStuckAwait());
+        }
+        exit_code = runtime->exit_code();
+        // The session ends here, while the runtime lives: when the runtime
+        // stopped by itself (stdout closed by its reader), the session's
+        // Exit() still has to unhook it.
       }
-      exit_code = runtime->exit_code();
       runtime.reset();
       v8host::V8Process::Shutdown();
       return exit_code;

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "runtime/v8_util.h"
 
@@ -171,8 +172,14 @@ bool Repl::Start() {
       }
     });
   } else {
+    // Non-blocking while the session reads it, restored at Exit(): the open
+    // file description is shared (with the terminal, when stdin is one and
+    // only stdout is piped), and what runs after hostloop must find it as it
+    // was.
     int flags = ::fcntl(0, F_GETFL);
-    if (flags >= 0) ::fcntl(0, F_SETFL, flags | O_NONBLOCK);
+    if (flags >= 0 && !(flags & O_NONBLOCK) && ::fcntl(0, F_SETFL, flags | O_NONBLOCK) == 0) {
+      restore_stdin_flags_ = flags;
+    }
   }
   auto watch = looper_->WatchFd(0, EPOLLIN, [this](uint32_t) { OnStdinReadable(); });
   if (!watch.ok()) {
@@ -620,6 +627,7 @@ void Repl::Exit() {
   if (signal_watch_ != 0) looper_->UnwatchFd(signal_watch_);
   stdin_watch_ = signal_watch_ = 0;
   if (interactive_) rl_callback_handler_remove();
+  if (restore_stdin_flags_ >= 0) ::fcntl(0, F_SETFL, std::exchange(restore_stdin_flags_, -1));
   ::signal(SIGINT, SIG_DFL);
   // Like node's REPL: leaving it ends the program, pending timers included.
   looper_->Quit();

@@ -94,6 +94,8 @@ class Repl {
   std::thread watchdog_;
   std::atomic<bool> watchdog_stop_{false};
   bool at_prompt_ = false;  // the prompt is on screen, waiting for input
+  // stdin's file status flags before the session made it non-blocking, or -1.
+  int restore_stdin_flags_ = -1;
   // What libedit writes through rl_line_buffer lands here (ReadTerminalKey):
   // address space reserved with mmap, of which libedit's one byte per key
   // touches a page.
