@@ -114,10 +114,16 @@ void RejectionTracker::Notify(std::vector<Pending>& batch) {
     if (not_canceled) {
       switch (runtime_->options().unhandled_rejections) {
         case RejectionPolicy::kThrow:
+          runtime_->HandleUnhandled(reason, v8::Exception::CreateMessage(isolate, reason),
+                                    "Uncaught (in promise)", true);
+          break;
         case RejectionPolicy::kWarn:
-          runtime_->HandleUnhandled(
-              reason, v8::Exception::CreateMessage(isolate, reason), "Uncaught (in promise)",
-              runtime_->options().unhandled_rejections == RejectionPolicy::kThrow);
+          // A warning where it happened, in a worker too: nothing goes to
+          // the parent's Worker object (where the parent's own policy for
+          // uncaught errors would end the program), as node warns and runs
+          // on, and as HTML reports rejections on the worker's own global.
+          runtime_->PrintError(reason, v8::Exception::CreateMessage(isolate, reason),
+                               "Uncaught (in promise)", true);
           break;
         case RejectionPolicy::kNone:
           break;
