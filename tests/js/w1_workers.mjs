@@ -117,6 +117,17 @@ await test('W1 the Worker constructor validates its arguments', () => {
   assertThrows(() => Worker(fixture('echo.mjs')), TypeError, undefined, 'Worker needs new');
   assertThrows(() => Worker.prototype.postMessage.call({}, 1), TypeError);
   assertThrows(() => Worker.prototype.terminate.call({}), TypeError);
+  // WebIDL string conversions: a Symbol throws (it became the file "Symbol()").
+  assertThrows(() => new Worker(Symbol('url')), TypeError, 'Symbol');
+  assertThrows(() => new Worker(fixture('echo.mjs'), { name: Symbol('name') }), TypeError, 'Symbol');
+  assertThrows(() => new Worker(fixture('echo.mjs'), { type: Symbol('type') }), TypeError, 'Symbol');
+  // Members are read in WebIDL order: name, then type.
+  const read = [];
+  assertThrows(() => new Worker(fixture('echo.mjs'), {
+    get name() { read.push('name'); return 'n'; },
+    get type() { read.push('type'); return 'wasm'; },
+  }), TypeError, 'WorkerType');
+  assertEquals(read, ['name', 'type']);
 });
 
 await test('W1 several workers run side by side, each with its own global', async () => {

@@ -7,7 +7,6 @@
 const TypeError = global.TypeError;
 const ReflectApply = Reflect.apply;
 const ObjectDefineProperty = Object.defineProperty;
-const StringCtor = String;
 const EventTarget = global.EventTarget;
 const ErrorEvent = global.ErrorEvent;
 
@@ -21,15 +20,17 @@ class Worker extends EventTarget {
     if (arguments.length < 1) {
       throw new TypeError("Failed to construct 'Worker': 1 argument required, but only 0 present.");
     }
-    const url = StringCtor(scriptURL);
+    // WebIDL string conversions (a Symbol is a TypeError, not "Symbol()").
+    const url = `${scriptURL}`;
     let type = 'classic';
     let name = '';
     if (options !== undefined && options !== null) {
       if (typeof options !== 'object') {
         throw new TypeError("Failed to construct 'Worker': The provided value is not of type 'WorkerOptions'.");
       }
-      if (options.type !== undefined) type = StringCtor(options.type);
-      if (options.name !== undefined) name = StringCtor(options.name);
+      // WorkerOptions' members in WebIDL order: name, then type.
+      if (options.name !== undefined) name = `${options.name}`;
+      if (options.type !== undefined) type = `${options.type}`;
     }
     if (!kTypes.includes(type)) {
       throw new TypeError(`Failed to construct 'Worker': The provided value '${type}' is not a valid enum value of type WorkerType.`);
@@ -97,7 +98,7 @@ internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
   });
   if (info.type === 'classic') {
     const importScripts = function importScripts(...urls) {
-      host.importScripts(...urls.map((url) => StringCtor(url)));
+      host.importScripts(...urls.map((url) => `${url}`));
     };
     ObjectDefineProperty(global, 'importScripts', { value: importScripts, writable: true, configurable: true, enumerable: true });
   }
