@@ -29,8 +29,10 @@ class Worker extends EventTarget {
         throw new TypeError("Failed to construct 'Worker': The provided value is not of type 'WorkerOptions'.");
       }
       // WorkerOptions' members in WebIDL order: name, then type.
-      if (options.name !== undefined) name = `${options.name}`;
-      if (options.type !== undefined) type = `${options.type}`;
+      const nameOption = options.name;
+      if (nameOption !== undefined) name = `${nameOption}`;
+      const typeOption = options.type;
+      if (typeOption !== undefined) type = `${typeOption}`;
     }
     if (!kTypes.includes(type)) {
       throw new TypeError(`Failed to construct 'Worker': The provided value '${type}' is not a valid enum value of type WorkerType.`);
