@@ -411,6 +411,15 @@ CASES = [
     Case("output written before an uncaught error precedes its report", ["io.mjs"],
          files={"io.mjs": "console.log('before');\nthrow new Error('after');\n"},
          merge=True, exit=1, stdout=[R(r"\Abefore\nUncaught Error: after\n")]),
+    # A UTF-8 byte-order mark at the start of a file is dropped, as decoding
+    # a script does: before a shebang it was a SyntaxError, and without one
+    # it shifted the first line's columns.
+    Case("a BOM before a shebang line is dropped", ["bom.mjs"],
+         files={"bom.mjs": b"\xef\xbb\xbf#!/usr/bin/env hostloop\nconsole.log('bom ok')\n"},
+         exit=0, stdout_exact="bom ok\n"),
+    Case("a BOM does not shift the first line's columns", ["bom.mjs"],
+         files={"bom.mjs": b"\xef\xbb\xbfconsole.log(new Error('x').stack.split('\\n')[1].trim())\n"},
+         exit=0, stdout_exact="at {url}/bom.mjs:1:13\n"),
     Case("large output is complete", ["-e",
          "for (let i = 0; i < 20000; i++) console.log('line', i); console.log('end')"],
          exit=0, stdout=[R(r"\Aline 0\nline 1\n"), R(r"^line 19999\nend\n\Z")]),

@@ -10,4 +10,10 @@ namespace hostloop::base {
 // The file's bytes; Error::code is the errno (ENOENT, EACCES, EISDIR, ...).
 Result<std::string> ReadFileToString(const std::string& path);
 
+// Drops a leading UTF-8 byte-order mark, as decoding a script or module
+// file does (HTML "UTF-8 decode"; files from some editors carry one).
+inline void StripUtf8Bom(std::string& text) {
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+}
+
 }  // namespace hostloop::base

@@ -269,11 +269,12 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
       return {};
     }
     text = std::move(contents).value();
+    // A UTF-8 byte-order mark is neither JS nor JSON, but files carry it
+    // (a BOM before a shebang line was a SyntaxError; node strips it too).
+    base::StripUtf8Bom(text);
   }
 
   if (type == ModuleType::kJson) {
-    // A UTF-8 byte-order mark is not JSON, but files carry it (node strips it too).
-    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
     v8::Local<v8::Value> value;
     std::string reason;
     {

@@ -297,6 +297,7 @@ bool Runtime::RunClassicScript(const std::string& url, bool is_main) {
         "NetworkError");
     return false;
   }
+  base::StripUtf8Bom(text.value());
   v8::ScriptOrigin origin(isolate_, V8String(isolate_, url));
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> result;
