@@ -434,6 +434,19 @@ CASES = [
          "setInterval(() => console.log('tick'), 1)"],
          closed_stdout=True, exit=1, timeout=20,
          stderr=["hostloop: stdout was closed by its reader (EPIPE); stopping"]),
+    # A worker's write finds stdout closed: the whole program stops with exit
+    # code 1 (it stopped the worker only: the main runtime ran on forever,
+    # or exited 0).
+    Case("a closed stdout met by a worker stops the program (exit 1)", ["main.mjs"],
+         files={"w.js": "setInterval(() => console.log('w'.repeat(100)), 1);\n",
+                "main.mjs": "new Worker(new URL('./w.js', import.meta.url));\nsetInterval(() => {}, 500);\n"},
+         closed_stdout=True, exit=1, timeout=20,
+         stderr=["hostloop: stdout was closed by its reader (EPIPE); stopping"]),
+    Case("a closed stdout met by a worker of an idle main exits 1, not 0", ["main.mjs"],
+         files={"w.js": "setInterval(() => console.log('w'.repeat(100)), 1);\n",
+                "main.mjs": "new Worker(new URL('./w.js', import.meta.url));\n"},
+         closed_stdout=True, exit=1, timeout=20,
+         stderr=["hostloop: stdout was closed by its reader (EPIPE); stopping"]),
     # ---- hostloop:fs: what a path names, and files too large to return ----------
     # rm() removes the entry the path names: "link/" (a trailing slash) made
     # lstat() follow the symlink, and the target directory's contents went

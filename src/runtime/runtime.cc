@@ -651,8 +651,14 @@ void Runtime::FlushOutput() {
     static std::atomic<bool> told{false};
     if (!told.exchange(true))
       WriteAll(2, "hostloop: stdout was closed by its reader (EPIPE); stopping\n");
-    Stop(kExitUncaught);
+    StopForClosedOutput();
   }
+}
+
+void Runtime::StopForClosedOutput() {
+  if (stopping_) return;
+  Stop(kExitUncaught);
+  if (options_.delegate != nullptr) options_.delegate->OnOutputClosed();
 }
 
 }  // namespace hostloop::runtime

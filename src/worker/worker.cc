@@ -85,6 +85,13 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     return true;
   }
 
+  // RuntimeDelegate: stdout is gone; the whole program stops (exit 1), not
+  // only this worker (the parent would run on, or exit 0).
+  void OnOutputClosed() override {
+    Runtime* parent = params_.parent;
+    params_.parent_loop->PostInternal([parent] { parent->StopForClosedOutput(); });
+  }
+
   // PortReceiver: a message from the parent, to the worker's global.
   void Deliver(runtime::SerializedMessage& message) override {
     if (closing_) return;
