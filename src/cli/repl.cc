@@ -290,7 +290,8 @@ void Repl::OnStdinReadable() {
     return;
   }
   char chunk[4096];
-  while (true) {
+  // (Not once the session ended: Exit() made stdin blocking again.)
+  while (!exited_) {
     ssize_t n = ::read(0, chunk, sizeof chunk);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -307,7 +308,7 @@ void Repl::OnStdinReadable() {
     }
     partial_.append(chunk, static_cast<std::size_t>(n));
     std::size_t newline;
-    while ((newline = partial_.find('\n')) != std::string::npos) {
+    while (!exited_ && (newline = partial_.find('\n')) != std::string::npos) {
       std::string line = partial_.substr(0, newline);
       partial_.erase(0, newline + 1);
       HandleLine(std::move(line));
