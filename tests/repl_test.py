@@ -810,6 +810,28 @@ def tmux_long_lines(session: Tmux) -> None:
     session.wait_prompt(what="a new prompt after the result")
 
 
+def tmux_no_blocking_editor_commands(session: Tmux) -> None:
+    """libedit commands that read more keys with a blocking read() of their
+    own are unbound, so the loop never stalls at the prompt: Tab inserts a
+    tab (no file-name completion and its "Display all?" question), Ctrl-R
+    starts no incremental search; a timer keeps running meanwhile."""
+    session.type("globalThis.n = 0; setInterval(() => n++, 5); 'ticking'")
+    session.keys("Enter")
+    session.wait_line(r"'ticking'", "the interval set")
+    session.wait_prompt()
+    session.type("'")
+    session.keys("Tab")
+    session.type("'.length")
+    session.keys("Enter")
+    session.wait_line(r"1", "a tab typed into the string, length 1")
+    session.wait_prompt()
+    session.keys("C-r")
+    session.type("n > 10")
+    session.wait_prompt("n > 10", "the text typed after Ctrl-R on the prompt line")
+    session.keys("Enter")
+    session.wait_line(r"true", "the interval ticked (n > 10)")
+
+
 TMUX_CASES = [
     ("tmux: a result prints after Enter", tmux_result_after_enter),
     ("tmux: non-ASCII input is kept (whatever the locale)", tmux_non_ascii_input),
@@ -826,6 +848,8 @@ TMUX_CASES = [
     ("tmux: .exit exits", tmux_dot_exit),
     ("tmux: multi-line input, errors and top-level await", tmux_multiline_and_errors),
     ("tmux: long lines, typed and recalled from history; no repeat counts", tmux_long_lines),
+    ("tmux: no editor command stalls the loop (Tab inserts a tab, Ctrl-R does not search)",
+     tmux_no_blocking_editor_commands),
 ]
 
 

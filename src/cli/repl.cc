@@ -156,6 +156,15 @@ bool Repl::Start() {
       const std::string command = std::string("bind ^[") + digit + " ed-unassigned";
       rl_parse_and_bind(command.c_str());
     }
+    // Nor libedit's commands that read further keys with a blocking read()
+    // of their own, stalling timers, workers and output until answered:
+    // file-name completion on Tab (its "Display all N possibilities?"
+    // question; file names are not what a JS prompt completes anyway: Tab
+    // inserts a tab) and incremental history search (Ctrl-R, Ctrl-S; Up
+    // and Down still walk the history).
+    rl_parse_and_bind("bind ^I ed-insert");
+    rl_parse_and_bind("bind ^R ed-unassigned");
+    rl_parse_and_bind("bind ^S ed-unassigned");
     std::printf("Welcome to hostloop %s (V8 %s). Type .exit or press Ctrl+D to leave.\n",
                 HOSTLOOP_VERSION, v8::V8::GetVersion());
     std::fflush(stdout);
