@@ -161,10 +161,11 @@ bool Repl::Start() {
     // file-name completion on Tab (its "Display all N possibilities?"
     // question; file names are not what a JS prompt completes anyway: Tab
     // inserts a tab) and incremental history search (Ctrl-R, Ctrl-S; Up
-    // and Down still walk the history).
+    // and Down still walk the history; they redraw the line instead, as an
+    // unassigned key ate the keys typed right after it).
     rl_parse_and_bind("bind ^I ed-insert");
-    rl_parse_and_bind("bind ^R ed-unassigned");
-    rl_parse_and_bind("bind ^S ed-unassigned");
+    rl_parse_and_bind("bind ^R ed-redisplay");
+    rl_parse_and_bind("bind ^S ed-redisplay");
     std::printf("Welcome to hostloop %s (V8 %s). Type .exit or press Ctrl+D to leave.\n",
                 HOSTLOOP_VERSION, v8::V8::GetVersion());
     std::fflush(stdout);
