@@ -434,6 +434,8 @@ CASES = [
          "setInterval(() => console.log('tick'), 1)"],
          closed_stdout=True, exit=1, timeout=20,
          stderr=["hostloop: stdout was closed by its reader (EPIPE); stopping"]),
+    Case("a closed stderr stops the program too (exit 1)", ["-e", "setInterval(() => console.error(1), 1)"],
+         merge=True, closed_stdout=True, exit=1, timeout=20),
     # A worker's write finds stdout closed: the whole program stops with exit
     # code 1 (it stopped the worker only: the main runtime ran on forever,
     # or exited 0).

@@ -630,8 +630,11 @@ void Runtime::Print(std::string_view text, int stream) {
   if (stream == 2) {
     FlushOutput();
     if (output_hook_) output_hook_(true);
-    WriteAll(2, text);
+    const int error = WriteAll(2, text);
     if (output_hook_) output_hook_(false);
+    // stderr's reader is gone (`2>&1 | head -1`): the program stops as for
+    // stdout, with nowhere left to say why.
+    if (error == EPIPE) StopForClosedOutput();
     return;
   }
   stdout_buffer_.append(text);

@@ -72,8 +72,8 @@ class RuntimeDelegate {
   virtual bool OnUnhandledError(v8::Local<v8::Value> error, const ErrorLocation& location) {
     return false;
   }
-  // stdout was closed by its reader while this runtime wrote to it; the
-  // runtime has stopped. A worker stops its parent too, and so on up: the
+  // stdout (or stderr) was closed by its reader while this runtime wrote to
+  // it; the runtime has stopped. A worker stops its parent too, and so on up: the
   // program ends with exit code 1, as when the main runtime hits it.
   virtual void OnOutputClosed() {}
 };
@@ -194,9 +194,9 @@ class Runtime {
                                           v8::Local<v8::Value> receiver, int argc,
                                           v8::Local<v8::Value> argv[]);
 
-  // Home thread. stdout was closed by its reader where another runtime (a
-  // worker of this one) wrote: this runtime stops too, with exit code 1,
-  // and tells its own delegate.
+  // Home thread. stdout or stderr was closed by its reader where this
+  // runtime, or another one (a worker of this one), wrote: this runtime
+  // stops with exit code 1 and tells its own delegate.
   void StopForClosedOutput();
 
   // An error or rejection nobody canceled: the delegate's, or printed with
