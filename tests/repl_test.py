@@ -747,6 +747,43 @@ def tmux_ctrl_c_after_clearing_input(session: Tmux) -> None:
     session.wait_line(r"EXITED rc=0", "the exit")
 
 
+def tmux_resize_and_continue(session: Tmux) -> None:
+    """A resized terminal (SIGWINCH) and a stop and continue (SIGSTOP, then
+    SIGCONT, as Ctrl-Z and fg do) leave a working prompt: the line typed
+    across the resize evaluates whole, and after SIGCONT a fresh prompt in
+    character mode takes input."""
+    session.type("'" + "x" * 100)
+    session.tmux("resize-window", "-t", session.name, "-x", "50")
+    session.type("'.length")
+    session.keys("Enter")
+    session.wait_line(r"100", "the line typed across the resize, 100 characters")
+    session.wait_prompt()
+    shell_pid = int(session.tmux("display-message", "-p", "-t", session.name, "#{pane_pid}").strip())
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # (The command name is in parentheses and may hold spaces.)
+        if int(stat.rsplit(")", 1)[1].split()[1]) == shell_pid:
+            children.append(entry)
+    if len(children) != 1:
+        raise Failure(f"expected one hostloop under the pane's shell, found {children}")
+    pid = int(children[0])
+    before = session.line_count()
+    os.kill(pid, signal.SIGSTOP)
+    os.kill(pid, signal.SIGCONT)
+    session.wait_for(lambda s: len(s.splitlines()) > before and last_line(s) == ">",
+                     "a fresh prompt after SIGCONT")
+    session.type("6 * 7")
+    session.keys("Enter")
+    session.wait_line(r"42", "input evaluated after SIGCONT")
+
+
 def tmux_ctrl_d_exits(session: Tmux) -> None:
     session.keys("C-d")
     session.wait_line(r"EXITED rc=0", "the exit after Ctrl-D")
@@ -853,6 +890,7 @@ TMUX_CASES = [
     ("tmux: .exit exits", tmux_dot_exit),
     ("tmux: multi-line input, errors and top-level await", tmux_multiline_and_errors),
     ("tmux: long lines, typed and recalled from history; no repeat counts", tmux_long_lines),
+    ("tmux: a resize and a stop/continue leave a working prompt", tmux_resize_and_continue),
     ("tmux: no editor command stalls the loop (Tab inserts a tab, Ctrl-R does not search)",
      tmux_no_blocking_editor_commands),
 ]

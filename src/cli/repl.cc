@@ -61,6 +61,15 @@ void OnSigint(int) {
   errno = saved;
 }
 
+// SIGWINCH (the terminal was resized) and SIGCONT (back from Ctrl-Z): a byte
+// each through the same self-pipe, for the loop to act on.
+void OnTerminalSignal(int signal_number) {
+  int saved = errno;
+  char byte = signal_number == SIGWINCH ? 'w' : 'c';
+  (void)!::write(g_signal_write_fd, &byte, 1);
+  errno = saved;
+}
+
 // Marks an input's synchronous evaluation for the watchdog.
 class EvaluatingScope {
  public:
@@ -125,13 +134,35 @@ bool Repl::Start() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &action, nullptr);
+  if (interactive_) {
+    // libedit's own handlers are off (rl_catch_signals = 0): the loop
+    // redraws for a new terminal size, and re-enters character mode after
+    // Ctrl-Z and fg (the shell gives the terminal back in line mode).
+    struct sigaction terminal_action {};
+    terminal_action.sa_handler = OnTerminalSignal;
+    sigemptyset(&terminal_action.sa_mask);
+    terminal_action.sa_flags = SA_RESTART;
+    ::sigaction(SIGWINCH, &terminal_action, nullptr);
+    ::sigaction(SIGCONT, &terminal_action, nullptr);
+  }
   auto signal_watch = looper_->WatchFd(
       signal_read_.Get(), EPOLLIN,
       [this](uint32_t) {
         char bytes[64];
-        while (::read(signal_read_.Get(), bytes, sizeof bytes) > 0) {
+        bool interrupt = false;
+        bool resized = false;
+        bool continued = false;
+        ssize_t n;
+        while ((n = ::read(signal_read_.Get(), bytes, sizeof bytes)) > 0) {
+          for (ssize_t i = 0; i < n; ++i) {
+            interrupt |= bytes[i] == 'i';
+            resized |= bytes[i] == 'w';
+            continued |= bytes[i] == 'c';
+          }
         }
-        OnInterrupt();
+        if (continued) OnContinued();
+        if (resized && interactive_ && at_prompt_ && !exited_) rl_resize_terminal();
+        if (interrupt) OnInterrupt();
       },
       loop::Liveness::kWeak);
   if (!signal_watch.ok()) return false;
@@ -324,6 +355,15 @@ void Repl::OnStdinReadable() {
       HandleLine(std::move(line));
     }
   }
+}
+
+// Back from Ctrl-Z: libedit's character mode is gone. A fresh prompt in it
+// (what was typed on the line is dropped, as after Ctrl-C).
+void Repl::OnContinued() {
+  if (!interactive_ || exited_ || !at_prompt_ || busy_) return;
+  std::printf("\n");
+  std::fflush(stdout);
+  ReinstallHandler(buffer_.empty() ? "> " : "... ");
 }
 
 void Repl::OnInterrupt() {
@@ -640,6 +680,10 @@ void Repl::Exit() {
   if (interactive_) rl_callback_handler_remove();
   if (restore_stdin_flags_ >= 0) ::fcntl(0, F_SETFL, std::exchange(restore_stdin_flags_, -1));
   ::signal(SIGINT, SIG_DFL);
+  if (interactive_) {
+    ::signal(SIGWINCH, SIG_DFL);
+    ::signal(SIGCONT, SIG_DFL);
+  }
   // Like node's REPL: leaving it ends the program, pending timers included.
   looper_->Quit();
 }

@@ -54,6 +54,7 @@ class Repl {
   void ReadTerminalKey();
   void ReadRegularStdin();
   void OnInterrupt();
+  void OnContinued();
   void HandleLine(std::string line);
   void ProcessQueuedLines();
   // Returns false when the input is incomplete (needs more lines).
