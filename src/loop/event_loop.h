@@ -180,4 +180,25 @@ class EventLoop final : public LoopSource,
   std::vector<Entry> batch_;
 };
 
+// Home thread. One keep-alive reference on an EventLoop that an object holds
+// or not as its state changes (a port with a remote partner, a listening
+// BroadcastChannel): Set(loop, hold) takes or drops it so that it is held
+// exactly when `hold`.
+class LoopRef {
+ public:
+  void Set(EventLoop& loop, bool hold) {
+    if (hold == held_) return;
+    held_ = hold;
+    if (hold) {
+      loop.Ref();
+    } else {
+      loop.Unref();
+    }
+  }
+  bool held() const { return held_; }
+
+ private:
+  bool held_ = false;
+};
+
 }  // namespace hostloop::loop

@@ -203,33 +203,14 @@ class ChannelHandle {
   // J3 and garbage collection: see the header.
   void UpdateLiveness() {
     const bool open = !closed_;
-    const bool keep_alive = open && listening_ && Hub::Get().OtherRuntimesAlive();
-    if (keep_alive != holds_runtime_) {
-      holds_runtime_ = keep_alive;
-      if (keep_alive) {
-        runtime_->event_loop().Ref();
-      } else {
-        runtime_->event_loop().Unref();
-      }
-    }
+    loop_ref_.Set(runtime_->event_loop(), open && listening_ && Hub::Get().OtherRuntimesAlive());
     // A channel that is open and listening may still get events: its
     // object stays. Otherwise nobody can observe it any more once script
     // drops it, and collecting it closes the channel.
-    const bool strong = open && listening_;
-    if (strong != held_strongly_ && !object_.IsEmpty()) {
-      held_strongly_ = strong;
-      if (strong) {
-        object_.ClearWeak();
-      } else {
-        object_.SetWeak(this, OnCollected, v8::WeakCallbackType::kParameter);
-      }
-    }
+    strength_.Set(open && listening_);
   }
 
-  void MakeWeak() {
-    held_strongly_ = false;
-    object_.SetWeak(this, OnCollected, v8::WeakCallbackType::kParameter);
-  }
+  void MakeWeak() { strength_.MakeWeak(); }
 
  private:
   static void OnCollected(const v8::WeakCallbackInfo<ChannelHandle>& info) {
@@ -244,8 +225,8 @@ class ChannelHandle {
   uint64_t id_ = 0;
   bool closed_ = false;
   bool listening_ = false;
-  bool holds_runtime_ = false;
-  bool held_strongly_ = false;
+  loop::LoopRef loop_ref_;
+  StrongWhile<ChannelHandle> strength_{&object_, this, OnCollected};
 };
 
 uint64_t ChannelRegistry::Add(std::unique_ptr<ChannelHandle> handle) {

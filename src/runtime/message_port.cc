@@ -465,7 +465,7 @@ MessagePortHandle::MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore>
 MessagePortHandle::~MessagePortHandle() {
   runtime_->isolate()->AdjustAmountOfExternalAllocatedMemory(-kPortExternalBytes);
   runtime_->port_handles().erase(this);
-  if (holds_runtime_) runtime_->event_loop().Unref();
+  loop_ref_.Set(runtime_->event_loop(), false);
   if (core_) {
     core_->Detach();
     // A collected port can never be used again: disentangle it (HTML).
@@ -497,7 +497,7 @@ v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_p
   object->SetAlignedPointerInInternalField(kHandleField, handle);
   object->SetAlignedPointerInInternalField(kTagField, const_cast<char*>(&kPortTag));
   handle->wrapper_.Reset(isolate, object);
-  handle->wrapper_.SetWeak(handle, OnCollected, v8::WeakCallbackType::kParameter);
+  handle->strength_.MakeWeak();
   std::shared_ptr<loop::EventLoop> loop = runtime->event_loop().shared_from_this();
   // A new channel's ends are attached together: no news for each other.
   handle->core_->Attach(handle, loop, /*notify_peer=*/settle);
@@ -547,23 +547,8 @@ std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
 void MessagePortHandle::UpdateLiveness() {
   // Entangled with a port owned by another runtime (or in transit).
   const bool remote = core_ && !core_->closed() && core_->PeerIsRemote();
-  const bool keep_alive = remote && listening_ && core_->enabled();
-  if (keep_alive != holds_runtime_) {
-    holds_runtime_ = keep_alive;
-    if (keep_alive) {
-      runtime_->event_loop().Ref();
-    } else {
-      runtime_->event_loop().Unref();
-    }
-  }
-  if (remote != held_strongly_ && !wrapper_.IsEmpty()) {
-    held_strongly_ = remote;
-    if (remote) {
-      wrapper_.ClearWeak();
-    } else {
-      wrapper_.SetWeak(this, OnCollected, v8::WeakCallbackType::kParameter);
-    }
-  }
+  loop_ref_.Set(runtime_->event_loop(), remote && listening_ && core_->enabled());
+  strength_.Set(remote);
 }
 
 void MessagePortHandle::KeepSpare(std::unique_ptr<SerializedMessage> spare) {

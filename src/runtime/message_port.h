@@ -33,6 +33,7 @@
 #include "loop/event_loop.h"
 #include "runtime/host_bindings.h"
 #include "runtime/serializer.h"
+#include "runtime/v8_util.h"
 
 namespace hostloop::runtime {
 
@@ -235,8 +236,8 @@ class MessagePortHandle final : public PortReceiver {
   std::shared_ptr<PortCore> core_;
   v8::Global<v8::Object> wrapper_;
   bool listening_ = false;
-  bool holds_runtime_ = false;
-  bool held_strongly_ = false;
+  loop::LoopRef loop_ref_;
+  StrongWhile<MessagePortHandle> strength_{&wrapper_, this, OnCollected};
 };
 
 }  // namespace hostloop::runtime

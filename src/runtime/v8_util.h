@@ -131,4 +131,35 @@ inline void SetMethod(v8::Local<v8::Context> context, v8::Local<v8::Object> targ
   target->CreateDataProperty(context, key, function).Check();
 }
 
+// A handle made strong or weak as its owner's state changes: Set(strong)
+// clears or sets the weak callback (`callback(parameter)` when the object is
+// collected) only when that changes; nothing once the handle is empty.
+template <typename T>
+class StrongWhile {
+ public:
+  using Callback = typename v8::WeakCallbackInfo<T>::Callback;
+  StrongWhile(v8::Global<v8::Object>* handle, T* parameter, Callback callback)
+      : handle_(handle), parameter_(parameter), callback_(callback) {}
+  // The handle's initial state: weak.
+  void MakeWeak() {
+    strong_ = false;
+    handle_->SetWeak(parameter_, callback_, v8::WeakCallbackType::kParameter);
+  }
+  void Set(bool strong) {
+    if (strong == strong_ || handle_->IsEmpty()) return;
+    strong_ = strong;
+    if (strong) {
+      handle_->ClearWeak();
+    } else {
+      handle_->SetWeak(parameter_, callback_, v8::WeakCallbackType::kParameter);
+    }
+  }
+
+ private:
+  v8::Global<v8::Object>* const handle_;
+  T* const parameter_;
+  const Callback callback_;
+  bool strong_ = false;
+};
+
 }  // namespace hostloop::runtime
