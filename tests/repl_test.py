@@ -415,6 +415,15 @@ def pipe_restores_stdin_flags(hostloop: str) -> None:
             os.close(write_end)
 
 
+def pipe_closed_stdin(hostloop: str) -> None:
+    """A closed stdin (`hostloop <&-`) reads as /dev/null: the session ends at
+    once with exit code 0 (the epoll fd took number 0, and the REPL failed
+    to watch its own epoll fd as stdin)."""
+    proc = subprocess.run([hostloop], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          preexec_fn=lambda: os.close(0), timeout=WAIT_S)
+    check_clean_exit(Piped(proc.returncode, proc.stdout.decode(), proc.stderr.decode()), "the REPL with stdin closed")
+
+
 PIPE_CASES = [
     ("pipe: a timer fires during a pending top-level await; the next line waits", pipe_timer_then_await),
     ("pipe: multi-line input (function, template, object literal)", pipe_multiline_function),
@@ -433,6 +442,7 @@ PIPE_CASES = [
     ("pipe: SIGINT ends a piped session", pipe_sigint_ends),
     ("pipe: stdout closed by its reader ends the session (exit 1), no crash", pipe_closed_stdout),
     ("pipe: stdin's blocking mode is restored at the end", pipe_restores_stdin_flags),
+    ("pipe: a closed stdin reads as /dev/null", pipe_closed_stdin),
 ]
 
 

@@ -1,8 +1,10 @@
 // The hostloop command: runs an ES module on the event loop and exits with
 // the program's status (README "Exit codes").
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -47,6 +49,14 @@ void PrintLoopTrace(const loop::LooperStats& stats) {
 }
 
 int Main(int argc, char** argv) {
+  // A stdin, stdout or stderr that was closed (`hostloop <&-`) is /dev/null,
+  // as node does: otherwise the first fd hostloop opens (its epoll fd) took
+  // its number, and the REPL watched its own epoll fd as stdin.
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      if (::open("/dev/null", O_RDWR) != fd) break;  // (takes the lowest free number: fd)
+    }
+  }
   // No death by SIGPIPE: a write to a stdout whose reader is gone fails with
   // EPIPE, and the runtime stops with exit code 1 (Runtime::FlushOutput).
   ::signal(SIGPIPE, SIG_IGN);
