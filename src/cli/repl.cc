@@ -178,13 +178,13 @@ bool Repl::Start() {
     }
     rl_catch_signals = 0;
     using_history();
-    // No repeat counts (Esc and a digit are unbound): one key inserting up
+    // No repeat counts (Esc and a digit only redraw the line): one key inserting up
     // to 1,000,000 characters makes libedit grow its line buffer, point
     // rl_line_buffer at its conversion buffer through its resize hook, then
     // reallocate that buffer and write through the stale pointer, past the
     // end of a freed block (see ReadTerminalKey).
     for (char digit = '0'; digit <= '9'; ++digit) {
-      const std::string command = std::string("bind ^[") + digit + " ed-unassigned";
+      const std::string command = std::string("bind ^[") + digit + " ed-redisplay";
       rl_parse_and_bind(command.c_str());
     }
     // Nor libedit's commands that read further keys with a blocking read()
@@ -192,8 +192,8 @@ bool Repl::Start() {
     // file-name completion on Tab (its "Display all N possibilities?"
     // question; file names are not what a JS prompt completes anyway: Tab
     // inserts a tab) and incremental history search (Ctrl-R, Ctrl-S; Up
-    // and Down still walk the history; they redraw the line instead, as an
-    // unassigned key ate the keys typed right after it).
+    // and Down still walk the history). These keys redraw the line: an
+    // unassigned key (an error to libedit) lost the Enter typed right after.
     rl_parse_and_bind("bind ^I ed-insert");
     rl_parse_and_bind("bind ^R ed-redisplay");
     rl_parse_and_bind("bind ^S ed-redisplay");
@@ -292,7 +292,7 @@ void Repl::ResumeInput() {
 // room for the longest line one key can produce: the current one plus the
 // longest ever held (recalled from history, or yanked), plus a generous
 // bound on what one key inserts (a completed file name; repeat counts,
-// which insert up to 1,000,000 characters, are unbound in Start because
+// which insert up to 1,000,000 characters, are turned off in Start because
 // libedit mishandles them anyway). The area is reserved address space:
 // libedit writes one byte in it per key, so it costs a page or two.
 Repl::Scratch::~Scratch() {
