@@ -255,14 +255,8 @@ void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
-// timerStart(timeoutMs, weak) -> entry id
-void TimerStart(const FunctionCallbackInfo<Value>& info) {
-  if (info.Length() < 1 || !info[0]->IsNumber()) {
-    ThrowTypeError(info.GetIsolate(), "timerStart(timeout, weak)");
-    return;
-  }
-  bool weak = info.Length() > 1 && info[1]->IsTrue();
-  double id = RuntimeOf(info)->timers().Start(info[0].As<v8::Number>()->Value(), weak);
+// A new timer entry's id as the result, or the RangeError of a full queue.
+void ReturnTimerId(const FunctionCallbackInfo<Value>& info, double id) {
   if (id == Timers::kQueueFull) {
     ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop's queue is full (about 7 million)");
     return;
@@ -270,15 +264,20 @@ void TimerStart(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(id);
 }
 
+// timerStart(timeoutMs, weak) -> entry id
+void TimerStart(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsNumber()) {
+    ThrowTypeError(info.GetIsolate(), "timerStart(timeout, weak)");
+    return;
+  }
+  bool weak = info.Length() > 1 && info[1]->IsTrue();
+  ReturnTimerId(info, RuntimeOf(info)->timers().Start(info[0].As<v8::Number>()->Value(), weak));
+}
+
 // timerRearm(periodMs) -> entry id: the running interval's next repetition.
 void TimerRearm(const FunctionCallbackInfo<Value>& info) {
   if (info.Length() < 1 || !info[0]->IsNumber()) return;
-  double id = RuntimeOf(info)->timers().Rearm(info[0].As<v8::Number>()->Value());
-  if (id == Timers::kQueueFull) {
-    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop's queue is full (about 7 million)");
-    return;
-  }
-  info.GetReturnValue().Set(id);
+  ReturnTimerId(info, RuntimeOf(info)->timers().Rearm(info[0].As<v8::Number>()->Value()));
 }
 
 // timerFlushCancels(): the cancel buffer is full.

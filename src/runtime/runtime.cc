@@ -53,13 +53,13 @@ base::Result<std::unique_ptr<Runtime>> Runtime::Create(loop::Looper* looper,
 }
 
 Runtime::Runtime(loop::Looper* looper, RuntimeOptions options)
-    : looper_(looper), options_(std::move(options)) {}
+    : looper_(looper), options_(std::move(options)) {
+  NoteRuntimeStarted();
+}
 
 base::Result<void> Runtime::Initialize() {
   CHECK(looper_->IsHomeThread());
   start_time_ = looper_->Now();
-  NoteRuntimeStarted();
-  counted_ = true;
   v8host::HostPlatform* platform = v8host::V8Process::platform();
   time_origin_ms_ = platform->CurrentClockTimeMillis();
   event_loop_ =
@@ -144,7 +144,7 @@ Runtime::~Runtime() {
   // Extensions first (they terminate and join this runtime's workers), while
   // the isolate still works.
   for (auto& extension : extensions_) extension.reset();
-  if (counted_) NoteRuntimeEnded();
+  NoteRuntimeEnded();
   stopping_ = true;
   if (isolate_ == nullptr) return;
   {

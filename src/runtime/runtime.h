@@ -321,8 +321,6 @@ class Runtime {
   v8::Global<v8::Promise> main_promise_;
   v8::Global<v8::Module> main_module_;
   bool stopping_ = false;
-  // Counted among the process's runtimes (BroadcastChannel liveness).
-  bool counted_ = false;
   int stop_deferrals_ = 0;
   std::optional<int> deferred_exit_code_;  // a Stop() that waits
   bool in_checkpoint_ = false;

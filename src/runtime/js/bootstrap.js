@@ -116,11 +116,8 @@ Object.defineProperty(global, 'navigator', {
 
 // https://w3c.github.io/webcrypto/#crypto-interface: getRandomValues and
 // randomUUID (there is no crypto.subtle).
-const typedArrayTag = Object.getOwnPropertyDescriptor(
-  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 const kIntegerArrays = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
   'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
-const ReflectApply = Reflect.apply;
 const isArrayBufferView = ArrayBuffer.isView;
 class Crypto {
   constructor() {
@@ -135,10 +132,10 @@ class Crypto {
       throw new TypeError("Failed to execute 'getRandomValues' on 'Crypto': parameter 1 is not of type 'ArrayBufferView'.");
     }
     // The type from the internal slot (a DataView has none).
-    if (!kIntegerArrays.has(ReflectApply(typedArrayTag, array, []))) {
+    const type = internals.typedArrayName(array) ?? 'DataView';
+    if (!kIntegerArrays.has(type)) {
       throw new DOMException(
-        "Failed to execute 'getRandomValues' on 'Crypto': The provided ArrayBufferView is of type '" +
-        `${ReflectApply(typedArrayTag, array, []) ?? 'DataView'}', which is not an integer array type.`,
+        `Failed to execute 'getRandomValues' on 'Crypto': The provided ArrayBufferView is of type '${type}', which is not an integer array type.`,
         'TypeMismatchError');
     }
     const byteLength = host.fillRandom(array, 65536);

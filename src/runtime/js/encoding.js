@@ -9,11 +9,7 @@ const ReflectApply = Reflect.apply;
 const RangeError = global.RangeError;
 const ObjectDefineProperty = Object.defineProperty;
 const Uint8ArrayCtor = Uint8Array;
-// %TypedArray%.prototype[@@toStringTag]: the element type from the internal
-// slot, undefined for anything that is not a typed array.
-const typedArrayTag = Object.getOwnPropertyDescriptor(
-  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-const isUint8Array = (value) => Reflect.apply(typedArrayTag, value, []) === 'Uint8Array';
+const isUint8Array = (value) => internals.typedArrayName(value) === 'Uint8Array';
 const StringFromCharCode = String.fromCharCode;
 
 // https://encoding.spec.whatwg.org/#names-and-labels (the supported subset)
@@ -47,12 +43,7 @@ function decodeWindows1252(bytes) {
     const byte = bytes[i];
     units[i] = byte >= 0x80 && byte < 0xA0 ? kWindows1252High[byte - 0x80] : byte;
   }
-  // One fromCharCode per 8K code units, not per byte.
-  let out = '';
-  for (let i = 0; i < units.length; i += 8192) {
-    out += ReflectApply(StringFromCharCode, null, units.subarray(i, i + 8192));
-  }
-  return out;
+  return codeUnitsToString(units, units.length);
 }
 
 // WebIDL "get a copy of the bytes held by the buffer source": a detached
@@ -261,11 +252,12 @@ function invalidCharacter(message) {
   return new global.DOMException(message, 'InvalidCharacterError');
 }
 
-// Binary strings are built in chunks: one fromCharCode per 8 KB, not per byte.
-function bytesToBinaryString(bytes, length) {
+// The first `length` code units of a typed array (bytes for a binary string)
+// as a string, built in chunks: one fromCharCode per 8K units, not per unit.
+function codeUnitsToString(units, length) {
   const chunks = [];
   for (let i = 0; i < length; i += 8192) {
-    chunks[chunks.length] = ReflectApply(StringFromCharCode, null, bytes.subarray(i, Math.min(i + 8192, length)));
+    chunks[chunks.length] = ReflectApply(StringFromCharCode, null, units.subarray(i, Math.min(i + 8192, length)));
   }
   return ReflectApply(ArrayPrototypeJoin, chunks, ['']);
 }
@@ -302,7 +294,7 @@ function btoa(data) {
     out[o++] = i + 1 < n ? kBase64Alphabet.charCodeAt((pair >> 6) & 63) : 0x3D;
     out[o++] = 0x3D;
   }
-  return bytesToBinaryString(out, o);
+  return codeUnitsToString(out, o);
 }
 
 function atob(data) {
@@ -345,7 +337,7 @@ function atob(data) {
     out[o++] = triple >> 16;
     out[o++] = (triple >> 8) & 0xFF;
   }
-  return bytesToBinaryString(out, o);
+  return codeUnitsToString(out, o);
 }
 
 for (const [name, fn] of [['atob', atob], ['btoa', btoa]]) {

@@ -1845,6 +1845,9 @@ function format(...args) {
 }
 
 internals.inspect = inspect;
+// internals.typedArrayName(value) -> 'Uint8Array', ... from the internal slot
+// (%TypedArray%.prototype[@@toStringTag]); undefined for anything else.
+internals.typedArrayName = typedArrayName;
 internals.format = format;
 internals.formatWithOptions = formatWithOptions;
 // internals.formatArgs(inspectOptions, argsArray) -> string: format() over an
