@@ -260,17 +260,21 @@ PortReceiver* PortCore::LocalPeerReceiver(const std::shared_ptr<loop::EventLoop>
 }
 
 void PortCore::NotifyPeer() {
-  std::shared_ptr<PortCore> other = peer();
-  if (!other) return;
+  if (std::shared_ptr<PortCore> other = peer()) NotifyOwner(std::move(other), /*disentangle=*/false);
+}
+
+void PortCore::NotifyOwner(std::shared_ptr<PortCore> core, bool disentangle) {
   std::shared_ptr<loop::EventLoop> loop;
   uint64_t attachment;
   {
-    base::MutexLock lock(other->mutex_);
-    if (!other->loop_) return;
-    loop = other->loop_;
-    attachment = other->attachment_;
+    base::MutexLock lock(core->mutex_);
+    if (disentangle) core->peer_.reset();
+    loop = core->loop_;
+    attachment = core->attachment_;
   }
-  loop->PostInternal([other, attachment] { other->PeerChanged(attachment); });
+  // An end in transit has no owner to tell; whoever attaches it next looks
+  // at it then.
+  if (loop) loop->PostInternal([core, attachment] { core->PeerChanged(attachment); });
 }
 
 void PortCore::PeerChanged(uint64_t attachment) {
@@ -321,24 +325,12 @@ void PortCore::Close() {
     peer_.reset();
     dropped.swap(queue_);
   }
-  if (other) {
-    // The other end learns it is alone (its runtime may stop being kept
-    // alive): told after it is disentangled, and its owner read in the same
-    // critical section. (Told first, its owner could look at its liveness
-    // in between, still see a remote partner, and never be told again: a
-    // port received from a worker then held the main runtime forever.) An
-    // end in transit has no owner to tell; whoever attaches it next sees it
-    // alone.
-    std::shared_ptr<loop::EventLoop> loop;
-    uint64_t attachment;
-    {
-      base::MutexLock lock(other->mutex_);
-      other->peer_.reset();
-      loop = other->loop_;
-      attachment = other->attachment_;
-    }
-    if (loop) loop->PostInternal([other, attachment] { other->PeerChanged(attachment); });
-  }
+  // The other end learns it is alone (its runtime may stop being kept
+  // alive): told after it is disentangled, and its owner read in the same
+  // critical section. (Told first, its owner could look at its liveness in
+  // between, still see a remote partner, and never be told again: a port
+  // received from a worker then held the main runtime forever.)
+  if (other) NotifyOwner(std::move(other), /*disentangle=*/true);
   // `dropped` messages (and any ports they carried) are released here.
 }
 

@@ -115,6 +115,9 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLoop> loop, bool notify_peer = true);
   // Tells the peer's owner (if any) that this end changed hands.
   void NotifyPeer();
+  // Posts PeerChanged to `core`'s owner, if it has one; with `disentangle`,
+  // `core` first forgets its peer, in the same critical section.
+  static void NotifyOwner(std::shared_ptr<PortCore> core, bool disentangle);
   void PeerChanged(uint64_t attachment);
   // Posts `ordered` ordered-lane deliveries and, if `drain`, one drain of
   // the messages from other threads; called without the lock.

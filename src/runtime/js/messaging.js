@@ -177,8 +177,9 @@ for (const name of ['port1', 'port2']) {
 // Channels of one name in every runtime of the process (main and workers)
 // receive what one of them posts; the hub is native (broadcast_channel.cc).
 const channelStates = new WeakMapCtor();  // channel -> { id, name, closed, listeners }
+const peekChannelState = (value) => (isObject(value) ? ReflectApply(WeakMapGet, channelStates, [value]) : undefined);
 function channelState(value, member) {
-  const state = isObject(value) ? ReflectApply(WeakMapGet, channelStates, [value]) : undefined;
+  const state = peekChannelState(value);
   if (state === undefined) {
     throw new TypeError(`Failed to execute '${member}' on 'BroadcastChannel': Illegal invocation`);
   }
@@ -228,7 +229,7 @@ class BroadcastChannel extends EventTarget {
     host.broadcastClose(state.id);
   }
 }
-const isBroadcastChannel = (value) => isObject(value) && ReflectApply(WeakMapGet, channelStates, [value]) !== undefined;
+const isBroadcastChannel = (value) => peekChannelState(value) !== undefined;
 internals.defineEventHandler(BroadcastChannel.prototype, 'message', { brandCheck: isBroadcastChannel });
 internals.defineEventHandler(BroadcastChannel.prototype, 'messageerror', { brandCheck: isBroadcastChannel });
 internals.exposeInterface(BroadcastChannel, 'BroadcastChannel');
