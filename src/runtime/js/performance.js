@@ -24,6 +24,9 @@ const entryStates = new WeakMapCtor();
 // Lets this file construct entries whose interfaces have no public constructor.
 const kInternal = Symbol('internal');
 
+// The fields of an entry of the buffer (every buffered entry has them).
+const stateOf = (entry) => ReflectApply(WeakMapPrototypeGet, entryStates, [entry]);
+
 function entryState(value, member, interfaceName) {
   const state = (typeof value === 'object' || typeof value === 'function') && value !== null
     ? ReflectApply(WeakMapPrototypeGet, entryStates, [value]) : undefined;
@@ -123,15 +126,14 @@ let entries = [];
 
 function sortedByStartTime(list) {
   // Stable: entries with equal start times keep the order they were added in.
-  return list.slice().sort((a, b) => ReflectApply(WeakMapPrototypeGet, entryStates, [a]).startTime -
-    ReflectApply(WeakMapPrototypeGet, entryStates, [b]).startTime);
+  return list.slice().sort((a, b) => stateOf(a).startTime - stateOf(b).startTime);
 }
 
 // https://w3c.github.io/user-timing/#dfn-convert-a-mark-to-a-timestamp
 function markToTimestamp(mark, what) {
   if (typeof mark === 'string') {
     for (let i = entries.length - 1; i >= 0; i--) {
-      const state = ReflectApply(WeakMapPrototypeGet, entryStates, [entries[i]]);
+      const state = stateOf(entries[i]);
       if (state.entryType === 'mark' && state.name === mark) return state.startTime;
     }
     throw new DOMException(`${what}: The mark '${mark}' does not exist.`, 'SyntaxError');
@@ -263,7 +265,7 @@ class Performance extends global.EventTarget {
     }
     const wanted = `${type}`;
     return sortedByStartTime(ReflectApply(ArrayPrototypeFilter, entries,
-      [(entry) => ReflectApply(WeakMapPrototypeGet, entryStates, [entry]).entryType === wanted]));
+      [(entry) => stateOf(entry).entryType === wanted]));
   }
 
   getEntriesByName(name, type = undefined) {
@@ -274,7 +276,7 @@ class Performance extends global.EventTarget {
     const wantedName = `${name}`;
     const wantedType = type === undefined ? undefined : `${type}`;
     return sortedByStartTime(ReflectApply(ArrayPrototypeFilter, entries, [(entry) => {
-      const state = ReflectApply(WeakMapPrototypeGet, entryStates, [entry]);
+      const state = stateOf(entry);
       return state.name === wantedName && (wantedType === undefined || state.entryType === wantedType);
     }]));
   }
@@ -282,7 +284,7 @@ class Performance extends global.EventTarget {
 
 function clearEntries(entryType, name) {
   entries = ReflectApply(ArrayPrototypeFilter, entries, [(entry) => {
-    const state = ReflectApply(WeakMapPrototypeGet, entryStates, [entry]);
+    const state = stateOf(entry);
     return state.entryType !== entryType || (name !== undefined && state.name !== name);
   }]);
 }
