@@ -104,3 +104,27 @@ await test('J1 an interval cleared inside its own callback after repeating stops
   assertEquals(ticks, 3, 'ticks');
   assertEquals(seen, ['xy', 'xy', 'xy'], 'arguments on every tick');
 });
+
+await test("J1 a repeated interval's later entries are not ids: clearTimeout of every nearby number leaves it running", async () => {
+  // After its first period an interval's entry has an id of its own (another
+  // slot or generation); only the interval's first id may clear it. Every
+  // number with a slot part and a generation up to 64 past the largest seen
+  // is tried, except the interval's own id: that covers the entries the
+  // interval can hold here, whichever slot the native side gave it (the
+  // lowest free one; a slot's generation counts its reuses).
+  let ticks = 0;
+  const interval = setInterval(() => { ticks++; }, 2);
+  await waitFor(() => ticks >= 2, 5000, 'two ticks');
+  const probe = setTimeout(() => {}, 0);
+  const newest = Math.floor(Math.max(interval, probe) / kSlotModulus);
+  const highest = Math.max(interval % kSlotModulus, probe % kSlotModulus);
+  for (let generation = 0; generation <= newest + 64; generation++) {
+    for (let slot = 1; slot <= highest + 64; slot++) {
+      const number = generation * kSlotModulus + slot;
+      if (number !== interval) clearTimeout(number);
+    }
+  }
+  const before = ticks;
+  await waitFor(() => ticks >= before + 2, 5000, 'two more ticks after the clears');
+  clearInterval(interval);
+});

@@ -37,32 +37,51 @@ const kNoArgs = Object.freeze([]);
 const kSlotMask = 0x7fffff;
 const slotOf = (id) => (id >>> 0) & kSlotMask;
 
-// A timer's record lives in parallel arrays indexed by the slot of its
-// pending entry, not in an object per timer: setTimeout allocates nothing on
+// A timer's record lives in arrays indexed by the slot of its pending
+// entry, not in an object per timer: setTimeout(f, t) allocates nothing on
 // the JS heap, so a million pending timers cost the scavenger nothing (with
 // an object each, scavenges copying and promoting them were a third of the
-// cost of setTimeout), and the numbers sit in typed arrays, which the
-// marker does not scan. A slot whose entry is 0 is free; slots are reused
-// (the native side hands out the lowest free one), so the arrays stay as
-// large as the most timers ever pending at once.
+// cost of setTimeout). A plain timeout needs 17 bytes: its entry (8), a
+// state byte, and its handler in the one JS array (8); the rest (extra
+// arguments, an interval's id and period) goes into a Record object, which
+// only timers with arguments and intervals allocate. (Each JS array grows by
+// copying into fresh pages, so a second array of 8 bytes a timer cost a
+// fifth of setTimeout while a million were being set.) A slot whose entry
+// is 0 is free; slots are reused (the native side hands out the lowest free
+// one), so the arrays stay as large as the most timers ever pending at once.
 let capacity = 0;
 let slotEntry = new Float64Array(0);  // the pending entry holding the slot, or 0
-let slotId = new Float64Array(0);     // the timer's public id
-let slotTimeout = new Int32Array(0);  // the timeout after conversion and clamping
-let slotNesting = new Int32Array(0);  // the nesting level of the timer's task (see deeper)
-let slotRepeat = new Uint8Array(0);   // 1 for an interval
-const slotHandler = [];  // function, or a StringHandler to evaluate
-const slotArgs = [];     // extra arguments (kNoArgs when none)
+let slotState = new Uint8Array(0);    // the nesting level of the timer's task, and the bits below
+const slotHandler = [];  // the handler (function, or a StringHandler), or a Record (kRecord)
+
+// The nesting level (see deeper) is the low bits of the state: only "above
+// 5" matters to the clamp, so it stops growing at 6.
+const kNestingMask = 7;
+const kMaxNesting = 6;
+const kInterval = 8;
+// The entry is not the timer's public id (an interval after its first
+// period, an unref timer): clearTimeout(entry) must not reach it.
+const kPrivate = 16;
+// slotHandler holds a Record.
+const kRecord = 32;
+
+// What a timer with extra arguments, or an interval, keeps beyond its state.
+class Record {
+  constructor(handler, args, id, timeout) {
+    this.handler = handler;
+    this.args = args;      // extra arguments (kNoArgs when none)
+    this.id = id;          // the public id
+    this.timeout = timeout;  // an interval's period after conversion and clamping
+  }
+}
+
 // Intervals by public id: their current entry (their slot changes on each
 // repetition), 0 while their callback runs.
 const intervals = new MapCtor();
 // The timer nesting level of the running timer task; 0 outside timers.
 let currentNesting = 0;
 
-// The nesting level one deeper than `level`. Only "above 5" matters to the
-// clamp, so it stops growing where an Int32Array still holds it (an interval
-// would otherwise pass 2^31 after 2^31 repetitions and wrap negative).
-const kMaxNesting = 0x3fffffff;
+// The nesting level one deeper than `level` (the clamp looks at > 5 only).
 function deeper(level) {
   return level < kMaxNesting ? level + 1 : kMaxNesting;
 }
@@ -77,30 +96,24 @@ function grow(slot) {
     return array;
   };
   slotEntry = widened(slotEntry);
-  slotId = widened(slotId);
-  slotTimeout = widened(slotTimeout);
-  slotNesting = widened(slotNesting);
-  slotRepeat = widened(slotRepeat);
+  slotState = widened(slotState);
   capacity = size;
 }
 
-function store(entry, id, handler, args, timeout, nesting, repeat) {
+// Fills the slot of `entry`; `bits` are kInterval, kPrivate, kRecord as they
+// apply, and `value` the handler or a Record (kRecord then).
+function store(entry, value, nesting, bits) {
   const slot = slotOf(entry);
   if (slot >= capacity) grow(slot);
   slotEntry[slot] = entry;
-  slotId[slot] = id;
-  slotHandler[slot] = handler;
-  slotArgs[slot] = args;
-  slotTimeout[slot] = timeout;
-  slotNesting[slot] = nesting;
-  slotRepeat[slot] = repeat ? 1 : 0;
+  slotState[slot] = nesting | bits;
+  slotHandler[slot] = value;
 }
 
 // Frees `slot` (and lets its handler and arguments be collected).
 function release(slot) {
   slotEntry[slot] = 0;
   slotHandler[slot] = undefined;
-  slotArgs[slot] = undefined;
 }
 
 // clearTimeout does not call into the native side: cancelled entries are
@@ -139,8 +152,15 @@ function initializeTimer(handler, timeout, args, repeat) {
   // nesting level is above 5; the new timer's task is one level deeper.
   if (currentNesting > 5 && timeout < 4) timeout = 4;
   const entry = host.timerStart(timeout, false);
-  store(entry, entry, handler, args, timeout, deeper(currentNesting), repeat);
-  if (repeat) MapSet(intervals, entry, entry);
+  const nesting = deeper(currentNesting);
+  if (repeat) {
+    store(entry, new Record(handler, args, entry, timeout), nesting, kInterval | kRecord);
+    MapSet(intervals, entry, entry);
+  } else if (args === kNoArgs) {
+    store(entry, handler, nesting, 0);
+  } else {
+    store(entry, new Record(handler, args, entry, timeout), nesting, kRecord);
+  }
   return entry;
 }
 
@@ -163,10 +183,8 @@ function setInterval(handler, timeout = 0) {
 // The running timer (one at a time: ordered-lane entries never nest), from
 // runTimer() until finishTimer(). Its slot is free while its callback runs.
 let running = false;
-let runningId = 0;
-let runningHandler;
-let runningArgs;
-let runningTimeout = 0;
+let runningId = 0;        // an interval's public id
+let runningRecord;        // its Record, if it has one
 let runningNesting = 0;
 let runningRepeat = false;
 
@@ -179,24 +197,24 @@ function clearTimer(value) {
   // WebIDL `long` truncates (clearTimeout(id + 0.5) clears id).
   const id = MathTrunc(+value);
   if (!(id > 0)) return;
-  let slot = slotOf(id);
-  let entry = slot < capacity ? slotEntry[slot] : 0;
-  if (entry === 0 || slotId[slot] !== id) {
-    // Not a timer in its first period: an interval that has repeated, one
-    // whose callback is running, or no live timer.
-    entry = MapGet(intervals, id);
-    if (entry === undefined) return;
-    MapDelete(intervals, id);
-    if (entry === 0) {
-      // Its callback is running: nothing is pending, and it must not repeat.
-      if (running && runningId === id) runningRepeat = false;
-      return;
-    }
-    slot = slotOf(entry);
-  } else if (slotRepeat[slot] === 1) {
-    MapDelete(intervals, id);
+  const slot = slotOf(id);
+  if (slot < capacity && slotEntry[slot] === id && (slotState[slot] & kPrivate) === 0) {
+    // A timer in its first period (its entry is its id).
+    if ((slotState[slot] & kInterval) !== 0) MapDelete(intervals, id);
+    cancelEntry(slot, id);
+    return;
   }
-  cancelEntry(slot, entry);
+  // An interval that has repeated, one whose callback is running, or no
+  // live timer.
+  const entry = MapGet(intervals, id);
+  if (entry === undefined) return;
+  MapDelete(intervals, id);
+  if (entry === 0) {
+    // Its callback is running: nothing is pending, and it must not repeat.
+    if (running && runningId === id) runningRepeat = false;
+    return;
+  }
+  cancelEntry(slotOf(entry), entry);
 }
 
 // Frees `slot` and queues its pending `entry` for cancellation.
@@ -224,19 +242,26 @@ function clearInterval(id = 0) {
 internals.runTimer = function runTimer(entry) {
   const slot = slotOf(entry);
   if (slot >= capacity || slotEntry[slot] !== entry) return;
-  running = true;
-  runningId = slotId[slot];
-  runningHandler = slotHandler[slot];
-  runningArgs = slotArgs[slot];
-  runningTimeout = slotTimeout[slot];
-  runningNesting = slotNesting[slot];
-  runningRepeat = slotRepeat[slot] === 1;
+  const state = slotState[slot];
+  const value = slotHandler[slot];
   release(slot);
-  if (runningRepeat) MapSet(intervals, runningId, 0);
+  running = true;
+  runningId = 0;
+  runningNesting = state & kNestingMask;
+  runningRepeat = (state & kInterval) !== 0;
+  let handler = value;
+  let args = kNoArgs;
+  if ((state & kRecord) !== 0) {
+    runningRecord = value;
+    handler = value.handler;
+    args = value.args;
+    if (runningRepeat) {
+      runningId = value.id;
+      MapSet(intervals, runningId, 0);
+    }
+  }
   currentNesting = runningNesting;
-  const handler = runningHandler;
   if (typeof handler === 'function') {
-    const args = runningArgs;
     if (args.length === 0) {
       FunctionPrototypeCall.call(handler, global);
     } else {
@@ -258,19 +283,18 @@ function finishTimer() {
   if (!running) return;
   running = false;
   currentNesting = 0;
-  const handler = runningHandler;
-  const args = runningArgs;
-  runningHandler = undefined;
-  runningArgs = undefined;
+  const record = runningRecord;
+  runningRecord = undefined;
   // A timeout, or an interval cleared by its own callback: done.
   if (!runningRepeat) return;
   // The repeat re-runs the initialization steps from inside this task: the
   // clamp looks at this task's level, the next task is one deeper.
-  let timeout = runningTimeout;
+  let timeout = record.timeout;
   if (runningNesting > 5 && timeout < 4) timeout = 4;
   const entry = host.timerRearm(timeout);
-  store(entry, runningId, handler, args, timeout, deeper(runningNesting), true);
-  MapSet(intervals, runningId, entry);
+  record.timeout = timeout;
+  store(entry, record, deeper(runningNesting), kInterval | kPrivate | kRecord);
+  MapSet(intervals, record.id, entry);
 }
 internals.finishTimer = finishTimer;
 
@@ -282,9 +306,9 @@ for (const [name, fn] of [['setTimeout', setTimeout], ['setInterval', setInterva
 internals.setUnrefTimeout = function setUnrefTimeout(callback, ms) {
   // Used by AbortSignal.timeout: a timer that never keeps the runtime alive.
   // Not in the map of timer ids (DOM: clearTimeout cannot reach it): its
-  // record's id is negative, which no clearTimeout argument matches.
+  // entry is private.
   const entry = host.timerStart(ms, true);
-  store(entry, -entry, callback, kNoArgs, ms, 1, false);
+  store(entry, callback, 1, kPrivate);
   return entry;
 };
 
@@ -292,6 +316,6 @@ internals.setUnrefTimeout = function setUnrefTimeout(callback, ms) {
 // was collected); nothing if it fired already.
 internals.clearUnrefTimeout = function clearUnrefTimeout(entry) {
   const slot = slotOf(entry);
-  if (slot >= capacity || slotEntry[slot] !== entry || slotId[slot] !== -entry) return;
+  if (slot >= capacity || slotEntry[slot] !== entry || (slotState[slot] & (kPrivate | kInterval)) !== kPrivate) return;
   cancelEntry(slot, entry);
 };
