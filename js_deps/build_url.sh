@@ -36,32 +36,10 @@ bundle="$output.bundle.$$"
 staged="$output.tmp.$$"
 trap 'rm -f "$bundle" "$staged"' EXIT
 
-# --target: the engine is V8 10.2 (node 18, Chrome 102).
-# --inject: url_entry.js's TextEncoder/TextDecoder replace the free globals
-#   of those names in the bundled packages (there are none in the realm).
-# --alias:tr46: url_entry.js stands in for the tr46 package, and loads it on
-#   first use (see there).
-# --platform=neutral with --main-fields=main: plain CommonJS packages, no
-#   node built-ins, no browser field.
-# --charset=ascii: \u escapes keep the embedded source ASCII.
-# Whitespace and syntax are minified; identifiers are kept, so stack traces
-# and function names stay readable.
+# esbuild's options, and the patches it applies to whatwg-url, are in
+# bundle_url.mjs.
 cd "$here"
-"$esbuild" ./url_entry.js \
-  --bundle \
-  --format=iife \
-  --global-name=hostloopURL \
-  --platform=neutral \
-  --main-fields=main \
-  --target=chrome102 \
-  --inject:./url_entry.js \
-  --alias:tr46=./url_entry.js \
-  --charset=ascii \
-  --legal-comments=none \
-  --minify-whitespace \
-  --minify-syntax \
-  --log-level=warning \
-  --outfile="$bundle"
+node "$here/bundle_url.mjs" "$bundle"
 
 # The bundled packages: name, version and license for the header, and the
 # license texts (they ship inside the hostloop binary) for a closing comment.

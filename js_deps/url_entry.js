@@ -18,9 +18,10 @@
 // tr46 (UTS #46 domain processing, with its 9,000-entry mapping table) is
 // bundled but loaded on first use: build_url.sh aliases the package `tr46`
 // to this file, whose toASCII/toUnicode load the real module when first
-// called. Kept eager, its table would be ~1.1 MB of the startup snapshot that
+// needed. Kept eager, its table would be ~1.1 MB of the startup snapshot that
 // every hostloop process deserializes; lazy, only a program that parses a URL
-// with a host pays for it (about 10 ms, once).
+// whose host is not plain ASCII (or has an "xn--" label) pays for it (about
+// 10 ms, once): see toASCII below.
 
 // https://encoding.spec.whatwg.org/#utf-8-encoder: lone surrogates become
 // U+FFFD, as TextEncoder's USVString conversion does.
@@ -32,6 +33,13 @@ export class TextEncoder {
   encode(input = '') {
     const string = `${input}`;
     const length = string.length;
+    // whatwg-url encodes each code point of a path, query or fragment on its
+    // own, and only reads the bytes it gets: one shared array per ASCII
+    // character saves an allocation and a copy per character.
+    if (length === 1) {
+      const c = string.charCodeAt(0);
+      if (c < 0x80) return asciiBytes[c];
+    }
     const bytes = new Uint8Array(length * 3);
     let n = 0;
     for (let i = 0; i < length; i++) {
@@ -65,6 +73,8 @@ export class TextEncoder {
   }
 }
 
+const asciiBytes = Array.from({ length: 0x80 }, (_, c) => Uint8Array.of(c));
+
 // https://encoding.spec.whatwg.org/#utf-8-decoder, non-fatal: each maximal
 // ill-formed subsequence becomes one U+FFFD. whatwg-url always asks for
 // { ignoreBOM: true }; without it a leading BOM is dropped, as in the spec.
@@ -84,9 +94,11 @@ export class TextDecoder {
   }
 
   decode(input = new Uint8Array(0)) {
-    const bytes = ArrayBuffer.isView(input)
-      ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
-      : new Uint8Array(input);
+    // A Uint8Array (what whatwg-url always passes) is read as it is: asking
+    // a small array for its .buffer makes V8 move it off the heap, a malloc.
+    const bytes = input instanceof Uint8Array ? input
+      : ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+        : new Uint8Array(input);
     let out = '';
     const units = [];
     const emit = (cp) => {
@@ -161,9 +173,26 @@ function loadTR46() {
   return tr46;
 }
 
+// https://url.spec.whatwg.org/#concept-domain-to-ascii, step 1's note: when
+// beStrict is false, an ASCII domain none of whose labels starts with "xn--"
+// (ASCII case-insensitively) comes out of Unicode ToASCII ASCII-lowercased.
+// Such a domain (nearly every URL's) then neither loads tr46 nor walks its
+// mapping table; tests/js/url_ascii_domain.mjs compares both paths.
 export function toASCII(domainName, options) {
+  if (isPlainASCIIDomain(domainName, options)) return asciiLowercase(domainName);
   return loadTR46().toASCII(domainName, options);
 }
+
+function isPlainASCIIDomain(domainName, options) {
+  return !options.useSTD3ASCIIRules && !options.verifyDNSLength && !options.checkHyphens &&
+    !options.transitionalProcessing && /^[\x00-\x7f]*$/.test(domainName) &&
+    !/(?:^|\.)xn--/i.test(domainName);
+}
+
+function asciiLowercase(string) {
+  return /[A-Z]/.test(string) ? string.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : string;
+}
+
 
 export function toUnicode(domainName, options) {
   return loadTR46().toUnicode(domainName, options);

@@ -1,0 +1,156 @@
+// Bundles js_deps/url_entry.js (whatwg-url and what it needs) into one IIFE
+// with esbuild's JavaScript API, for js_deps/build_url.sh.
+// Usage: node bundle_url.mjs OUTPUT
+//
+// The options are those of the CLI command build_url.sh used to run, plus one
+// plugin, `patches`: a few exact text replacements in whatwg-url's sources
+// that make parsing faster without changing what it computes. Each pattern
+// must occur exactly as many times as listed, or the build fails: a new
+// whatwg-url release that changes these lines needs the patch looked at again,
+// never a silently unpatched (or half-patched) bundle.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+// url-state-machine.js calls the current state's method as
+// this[`parse ${this.state}`](...) for every code point: a new string, then
+// a property lookup that must first find that string in V8's string table
+// (~40% of the time to parse a URL). The patched loop looks the method up in
+// a table made once from the same prototype methods, keyed by state name.
+const stateMachinePatches = [
+  {
+    find: 'const ret = this[`parse ${this.state}`](c, cStr);',
+    replace: 'const ret = (stateParsers ??= collectStateParsers())[this.state].call(this, c, cStr);',
+    count: 1,
+  },
+  // Array.from(string, callback): a callback call per code point.
+  {
+    find: 'this.input = Array.from(this.input, c => c.codePointAt(0));',
+    replace: 'this.input = codePointsOf(this.input);',
+    count: 1,
+  },
+  // A URL without tabs or newlines (nearly all) skips the /u regexp replace.
+  {
+    find: 'return url.replace(/\\u0009|\\u000A|\\u000D/ug, "");',
+    replace: 'return /[\\t\\n\\r]/.test(url) ? url.replace(/\\u0009|\\u000A|\\u000D/ug, "") : url;',
+    count: 1,
+  },
+  {
+    find: 'function URLStateMachine(input, base, encodingOverride, url, stateOverride) {',
+    replace: `let stateParsers = null;
+function collectStateParsers() {
+  const parsers = Object.create(null);
+  for (const key of Object.getOwnPropertyNames(URLStateMachine.prototype)) {
+    if (key.startsWith("parse ")) parsers[key.slice(6)] = URLStateMachine.prototype[key];
+  }
+  return parsers;
+}
+
+// The code points of a string, as Array.from(string) splits it (a lone
+// surrogate is one code point).
+function codePointsOf(string) {
+  const codePoints = [];
+  for (let i = 0; i < string.length; i++) {
+    const c = string.codePointAt(i);
+    codePoints.push(c);
+    if (c > 0xFFFF) i++;
+  }
+  return codePoints;
+}
+
+function URLStateMachine(input, base, encodingOverride, url, stateOverride) {`,
+    count: 1,
+  },
+];
+
+// webidl-conversions' USVString builds the result one code point at a time
+// (a string and an array push per character); a string without surrogates
+// (nearly every string) is already a USVString.
+const webidlPatches = [
+  {
+    find: `  const S = exports.DOMString(value, options);
+  const n = S.length;`,
+    replace: `  const S = exports.DOMString(value, options);
+  if (!/[\\uD800-\\uDFFF]/.test(S)) {
+    return S;
+  }
+  const n = S.length;`,
+    count: 1,
+  },
+];
+
+const patchedFiles = new Map([
+  [`${here}node_modules/whatwg-url/lib/url-state-machine.js`, stateMachinePatches],
+  [`${here}node_modules/webidl-conversions/lib/index.js`, webidlPatches],
+]);
+
+function countOf(text, pattern) {
+  let count = 0;
+  for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + pattern.length)) {
+    count++;
+  }
+  return count;
+}
+
+const patches = {
+  name: 'patches',
+  setup(plugin) {
+    plugin.onLoad({ filter: /(url-state-machine|index)\.js$/ }, async (args) => {
+      const list = patchedFiles.get(args.path);
+      if (list === undefined) return undefined;
+      let text = await readFile(args.path, 'utf8');
+      for (const { find, replace, count } of list) {
+        const found = countOf(text, find);
+        if (found !== count) {
+          return { errors: [{ text: `patch expects ${count} of ${JSON.stringify(find)}, found ${found}` }] };
+        }
+        text = text.replaceAll(find, replace);
+      }
+      patchedFiles.delete(args.path);
+      return { contents: text, loader: 'js' };
+    });
+    plugin.onEnd((result) => {
+      if (result.errors.length === 0 && patchedFiles.size !== 0) {
+        result.errors.push({ text: `patched files not in the bundle: ${[...patchedFiles.keys()].join(', ')}` });
+      }
+    });
+  },
+};
+
+const output = process.argv[2];
+if (output === undefined) {
+  console.error('usage: node bundle_url.mjs OUTPUT');
+  process.exit(2);
+}
+
+// target: the engine is V8 10.2 (node 18, Chrome 102).
+// inject: url_entry.js's TextEncoder/TextDecoder replace the free globals of
+//   those names in the bundled packages (there are none in the realm).
+// alias tr46: url_entry.js stands in for the tr46 package, and loads it on
+//   first use (see there).
+// platform neutral with mainFields main: plain CommonJS packages, no node
+//   built-ins, no browser field.
+// charset ascii: \u escapes keep the embedded source ASCII.
+// Whitespace and syntax are minified; identifiers are kept, so stack traces
+// and function names stay readable.
+await build({
+  absWorkingDir: here,
+  entryPoints: ['./url_entry.js'],
+  bundle: true,
+  format: 'iife',
+  globalName: 'hostloopURL',
+  platform: 'neutral',
+  mainFields: ['main'],
+  target: 'chrome102',
+  inject: ['./url_entry.js'],
+  alias: { tr46: './url_entry.js' },
+  charset: 'ascii',
+  legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  outfile: output,
+  plugins: [patches],
+});
