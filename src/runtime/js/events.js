@@ -10,8 +10,8 @@
 //
 // This file is the BODY of `function (host, internals, global) { ... }`, evaluated
 // once per realm at startup. `host.now()` is the only host service used. Private
-// state lives in private fields (events) and module-local WeakMaps (targets,
-// signals), so nothing is visible as own properties.
+// state lives in private fields (added by newPrivateSlot() to objects that no
+// class of ours constructed), so nothing is visible as own properties.
 //
 // Exported on `internals` (signatures at the end of the file):
 //   markTrusted, dispatchEvent, dispatchMessage, fireEvent, defineEventHandler, initEventTarget,
@@ -90,6 +90,41 @@ const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
 
 function isObject(value) {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+// Private state on any object, also one that no constructor of ours made (the
+// global object, a MessagePort made in C++, a signal made with ObjectCreate):
+// a base constructor that returns its argument lets the derived class add its
+// private field to that object. V8 reads and adds a private field as fast as
+// an ordinary property; keeping the state in a WeakMap instead made creating
+// an EventTarget ~10x and an AbortController ~1000x slower than in node
+// (ephemeron tables: rehashing, identity hashes, scavenges that copy both).
+class ReturnArgument {
+  constructor(object) {
+    return object;
+  }
+}
+
+// -> { attach(object, value), peek(value) -> value | undefined }. attach
+// adds the slot to an object that does not have it yet.
+function newPrivateSlot() {
+  class Slot extends ReturnArgument {
+    #value;
+    constructor(object, value) {
+      super(object);
+      this.#value = value;
+    }
+
+    static peek(value) {
+      return isObject(value) && #value in value ? value.#value : undefined;
+    }
+  }
+  return {
+    attach: (object, value) => {
+      new Slot(object, value);  // eslint-disable-line no-new
+    },
+    peek: Slot.peek,
+  };
 }
 
 // Error messages follow Blink's wording throughout.
@@ -694,15 +729,17 @@ defineInspect(Event, ['type', 'defaultPrevented', 'cancelable', 'timeStamp']);
 // CustomEvent: https://dom.spec.whatwg.org/#interface-customevent
 // ---------------------------------------------------------------------------
 
-const customEventStates = new WeakMapCtor();
+let peekCustomEventState;  // (value) -> state | undefined
 
 function customEventState(value) {
-  const state = WeakMapPrototypeGet(customEventStates, value);
+  const state = peekCustomEventState(value);
   if (state === undefined) throw illegalInvocation();
   return state;
 }
 
 class CustomEvent extends Event {
+  #state;
+
   constructor(type, eventInitDict = undefined) {
     const prefix = constructPrefix('CustomEvent');
     if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
@@ -712,7 +749,11 @@ class CustomEvent extends Event {
     super(type, eventInitDict);
     // CustomEventInit: any detail = null.
     const detail = readMember(eventInitDict, 'detail');
-    WeakMapPrototypeSet(customEventStates, this, { detail: detail === undefined ? null : detail });
+    this.#state = { detail: detail === undefined ? null : detail };
+  }
+
+  static {
+    peekCustomEventState = (value) => (isObject(value) && #state in value ? value.#state : undefined);
   }
 
   // https://dom.spec.whatwg.org/#dom-customevent-detail
@@ -746,15 +787,17 @@ defineInspect(CustomEvent, ['type', 'defaultPrevented', 'cancelable', 'timeStamp
 // ErrorEvent: https://html.spec.whatwg.org/multipage/webappapis.html#errorevent
 // ---------------------------------------------------------------------------
 
-const errorEventStates = new WeakMapCtor();
+let peekErrorEventState;  // (value) -> state | undefined
 
 function errorEventState(value) {
-  const state = WeakMapPrototypeGet(errorEventStates, value);
+  const state = peekErrorEventState(value);
   if (state === undefined) throw illegalInvocation();
   return state;
 }
 
 class ErrorEvent extends Event {
+  #state;
+
   constructor(type, eventInitDict = undefined) {
     const prefix = constructPrefix('ErrorEvent');
     if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
@@ -774,7 +817,11 @@ class ErrorEvent extends Event {
     const lineno = value === undefined ? 0 : toUnsignedLong(value);
     value = readMember(eventInitDict, 'message');
     const message = value === undefined ? '' : toDOMString(value);
-    WeakMapPrototypeSet(errorEventStates, this, { colno, error, filename, lineno, message });
+    this.#state = { colno, error, filename, lineno, message };
+  }
+
+  static {
+    peekErrorEventState = (value) => (isObject(value) && #state in value ? value.#state : undefined);
   }
 
   // https://html.spec.whatwg.org/multipage/webappapis.html#dom-errorevent-message
@@ -811,15 +858,17 @@ defineInspect(ErrorEvent, ['type', 'defaultPrevented', 'cancelable', 'timeStamp'
 // https://html.spec.whatwg.org/multipage/webappapis.html#promiserejectionevent
 // ---------------------------------------------------------------------------
 
-const promiseRejectionEventStates = new WeakMapCtor();
+let peekPromiseRejectionEventState;  // (value) -> state | undefined
 
 function promiseRejectionEventState(value) {
-  const state = WeakMapPrototypeGet(promiseRejectionEventStates, value);
+  const state = peekPromiseRejectionEventState(value);
   if (state === undefined) throw illegalInvocation();
   return state;
 }
 
 class PromiseRejectionEvent extends Event {
+  #state;
+
   // constructor(DOMString type, PromiseRejectionEventInit eventInitDict): the
   // dictionary has a required member, so the argument is required too.
   constructor(type, eventInitDict) {
@@ -842,7 +891,11 @@ class PromiseRejectionEvent extends Event {
       );
     }
     const reason = readMember(eventInitDict, 'reason');
-    WeakMapPrototypeSet(promiseRejectionEventStates, this, { promise, reason });
+    this.#state = { promise, reason };
+  }
+
+  static {
+    peekPromiseRejectionEventState = (value) => (isObject(value) && #state in value ? value.#state : undefined);
   }
 
   // https://html.spec.whatwg.org/multipage/webappapis.html#dom-promiserejectionevent-promise
@@ -1017,10 +1070,15 @@ defineInspect(MessageEvent, ['type', 'defaultPrevented', 'cancelable', 'timeStam
 //
 // Each per-type list is copy-on-write: adding or removing a listener replaces
 // the array, so the array a dispatch took IS the clone of "invoke" step 5.
-const targetStates = new WeakMapCtor();
+const targetSlot = newPrivateSlot();
 
 // The touch target list of every event path struct (never any here).
 const kNoTouchTargets = ObjectFreeze([]);
+
+// The listener map of every target that never had a listener (most
+// AbortSignals): never changed; the first listener gets the target a map of
+// its own.
+const kNoListeners = new MapCtor();
 
 function initEventTargetState(target) {
   // path: the event path of a dispatch to this target, made on the first.
@@ -1030,10 +1088,10 @@ function initEventTargetState(target) {
   // watch: null, or a function (target, type, present) told whenever a
   // type's listener list becomes non-empty or empty (internals.watchEventListeners).
   const state = {
-    target, listeners: new MapCtor(), handlers: null, path: null, cachedType: null, cachedList: undefined,
+    target, listeners: kNoListeners, handlers: null, path: null, cachedType: null, cachedList: undefined,
     watch: null,
   };
-  WeakMapPrototypeSet(targetStates, target, state);
+  targetSlot.attach(target, state);
   return state;
 }
 
@@ -1042,7 +1100,7 @@ function initEventTargetState(target) {
 // (https://webidl.spec.whatwg.org/#dfn-create-operation-function step 2.1.2.2).
 function targetState(thisValue) {
   const target = thisValue === undefined || thisValue === null ? global : thisValue;
-  const state = WeakMapPrototypeGet(targetStates, target);
+  const state = targetSlot.peek(target);
   if (state === undefined) throw illegalInvocation();
   return state;
 }
@@ -1081,7 +1139,7 @@ function flattenMoreOptions(options, prefix) {
     if (passiveValue !== undefined) passive = toBoolean(passiveValue);
     const signalValue = options.signal;
     if (signalValue !== undefined) {
-      if (!WeakMapPrototypeHas(signalStates, signalValue)) {
+      if (signalSlot.peek(signalValue) === undefined) {
         throw new TypeErrorCtor(
           `${prefix}: Failed to read the 'signal' property from 'AddEventListenerOptions': Failed to convert value to 'AbortSignal'.`,
         );
@@ -1123,6 +1181,7 @@ function addAnEventListener(state, listener) {
   const next = [];
   if (list !== undefined) for (let i = 0; i < list.length; i++) next[i] = list[i];
   next[next.length] = listener;
+  if (state.listeners === kNoListeners) state.listeners = new MapCtor();
   MapPrototypeSet(state.listeners, listener.type, next);
   state.cachedType = null;
   if (list === undefined && state.watch !== null) state.watch(state.target, listener.type, true);
@@ -1399,7 +1458,7 @@ function processEventHandler(record, errorSignature, event) {
   // "error" whose currentTarget is a global (WindowOrWorkerGlobalScope), which
   // is what `errorSignature` declares for the attribute's prototype.
   const special =
-    errorSignature && state.type === 'error' && WeakMapPrototypeHas(errorEventStates, event);
+    errorSignature && state.type === 'error' && peekErrorEventState(event) !== undefined;
   // WebIDL "invoke a callback function" step 4: a non-callable object stored
   // through [LegacyTreatNonObjectAsNull] returns undefined without a call.
   if (typeof callback !== 'function') return;
@@ -1532,10 +1591,10 @@ function defineEventHandler(prototype, name, options = undefined) {
 // Signal state: abort reason (undefined while not aborted), abort algorithms
 // (an ordered set), dependent flag, source signals and dependent signals
 // (weak sets, held through WeakRefs when the engine has them).
-const signalStates = new WeakMapCtor();
+const signalSlot = newPrivateSlot();
 
 function signalState(value) {
-  const state = WeakMapPrototypeGet(signalStates, value);
+  const state = signalSlot.peek(value);
   if (state === undefined) throw illegalInvocation();
   return state;
 }
@@ -1547,7 +1606,7 @@ function signalIsAborted(signal) {
 // WebIDL sequence<AbortSignal> (AbortSignal.any, TaskSignal.any).
 function toAbortSignalSequence(value, prefix) {
   return toSequence(value, prefix, (element) => {
-    if (!WeakMapPrototypeHas(signalStates, element)) {
+    if (signalSlot.peek(element) === undefined) {
       throw new TypeErrorCtor(`${prefix}: Failed to convert value to 'AbortSignal'.`);
     }
     return element;
@@ -1572,7 +1631,7 @@ const dependentRegistry =
         SetPrototypeForEach(held.sources, (sourceHandle) => {
           const source = derefHandle(sourceHandle);
           if (source === undefined) return;
-          const sourceState = WeakMapPrototypeGet(signalStates, source);
+          const sourceState = signalSlot.peek(source);
           if (sourceState !== undefined && sourceState.dependents !== null) {
             SetPrototypeDelete(sourceState.dependents, held.handle);
           }
@@ -1634,7 +1693,7 @@ class AbortSignal extends EventTarget {
 }
 
 defineEventHandler(AbortSignal.prototype, 'abort', {
-  brandCheck: (value) => WeakMapPrototypeHas(signalStates, value),
+  brandCheck: (value) => signalSlot.peek(value) !== undefined,
 });
 exposeInterface(AbortSignal, 'AbortSignal');
 defineInspect(AbortSignal, ['aborted', 'reason'], ['reason']);
@@ -1649,7 +1708,7 @@ function newAbortError() {
 function createAbortSignal() {
   const signal = ObjectCreate(AbortSignalPrototype);
   initEventTargetState(signal);
-  WeakMapPrototypeSet(signalStates, signal, {
+  signalSlot.attach(signal, {
     reason: undefined,
     algorithms: [],
     dependent: false,
@@ -1925,7 +1984,7 @@ function updateRetention(signal, state) {
 function hasAbortObservers(signal, state) {
   if (state.reason !== undefined) return false;
   if (state.algorithms.length !== 0) return true;
-  return MapPrototypeGet(WeakMapPrototypeGet(targetStates, signal).listeners, 'abort') !== undefined;
+  return MapPrototypeGet(targetSlot.peek(signal).listeners, 'abort') !== undefined;
 }
 
 // A signal's abort algorithms or abort listeners changed: what keeps it (a
@@ -1936,7 +1995,7 @@ function observersChanged(signal, state) {
 }
 
 function abortListenersChanged(target) {
-  const state = WeakMapPrototypeGet(signalStates, target);
+  const state = signalSlot.peek(target);
   if (state === undefined) return;
   observersChanged(target, state);
 }
@@ -1945,19 +2004,25 @@ function abortListenersChanged(target) {
 // AbortController: https://dom.spec.whatwg.org/#interface-abortcontroller
 // ---------------------------------------------------------------------------
 
-const controllerSignals = new WeakMapCtor();
+let peekControllerSignal;  // (value) -> AbortSignal | undefined
 
 function controllerSignal(value) {
-  const signal = WeakMapPrototypeGet(controllerSignals, value);
+  const signal = peekControllerSignal(value);
   if (signal === undefined) throw illegalInvocation();
   return signal;
 }
 
 class AbortController {
+  #signal;
+
   // https://dom.spec.whatwg.org/#dom-abortcontroller-abortcontroller
   constructor() {
     // Steps 1-2.
-    WeakMapPrototypeSet(controllerSignals, this, createAbortSignal());
+    this.#signal = createAbortSignal();
+  }
+
+  static {
+    peekControllerSignal = (value) => (isObject(value) && #signal in value ? value.#signal : undefined);
   }
 
   // https://dom.spec.whatwg.org/#dom-abortcontroller-signal
@@ -1981,7 +2046,7 @@ defineInspect(AbortController, ['signal']);
 // Dispatch without dispatchEvent()'s step 2, so an event marked trusted stays
 // trusted. Returns false if the event was canceled.
 function internalDispatch(target, event) {
-  const tstate = WeakMapPrototypeGet(targetStates, target);
+  const tstate = targetSlot.peek(target);
   if (tstate === undefined) throw new TypeErrorCtor('internals.dispatchEvent: target is not an EventTarget');
   const state = peekEventState(event);
   if (state === undefined) throw new TypeErrorCtor('internals.dispatchEvent: event is not an Event');
@@ -2041,7 +2106,7 @@ internals.defineEventHandler = defineEventHandler;
 // internals.initEventTarget(object) -> object: makes any object (the global,
 // say) an EventTarget for the brand checks.
 internals.initEventTarget = (object) => {
-  if (!WeakMapPrototypeHas(targetStates, object)) initEventTargetState(object);
+  if (!targetSlot.peek(object) !== undefined) initEventTargetState(object);
   return object;
 };
 // internals.watchEventListeners(target, watch): from now on, watch(target,
@@ -2050,16 +2115,16 @@ internals.initEventTarget = (object) => {
 // removeEventListener, a `once` listener's dispatch, an aborted `signal`, an
 // event handler attribute. (Liveness hangs on `message` listeners, J3.)
 internals.watchEventListeners = (target, watch) => {
-  const state = WeakMapPrototypeGet(targetStates, target) ?? initEventTargetState(target);
+  const state = targetSlot.peek(target) ?? initEventTargetState(target);
   state.watch = watch;
 };
-internals.isEventTarget = (value) => WeakMapPrototypeHas(targetStates, value);
+internals.isEventTarget = (value) => targetSlot.peek(value) !== undefined;
 internals.isEvent = (value) => peekEventState(value) !== undefined;
 internals.isDOMException = (value) => peekDOMExceptionState(value) !== undefined;
-internals.isAbortSignal = (value) => WeakMapPrototypeHas(signalStates, value);
+internals.isAbortSignal = (value) => signalSlot.peek(value) !== undefined;
 // internals.hasEventListeners(target, type) -> boolean (event handlers included).
 internals.hasEventListeners = (target, type) => {
-  const state = WeakMapPrototypeGet(targetStates, target);
+  const state = targetSlot.peek(target);
   return state !== undefined && MapPrototypeGet(state.listeners, toDOMString(type)) !== undefined;
 };
 // internals.createAbortSignal() -> a new, non-aborted AbortSignal.
