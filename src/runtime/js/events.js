@@ -2119,6 +2119,9 @@ internals.watchEventListeners = (target, watch) => {
   state.watch = watch;
 };
 internals.isEventTarget = (value) => targetSlot.peek(value) !== undefined;
+// internals.newPrivateSlot() -> { attach(object, value), peek(value) }: a
+// private field for state that any object can carry (see newPrivateSlot).
+internals.newPrivateSlot = newPrivateSlot;
 internals.isEvent = (value) => peekEventState(value) !== undefined;
 internals.isDOMException = (value) => peekDOMExceptionState(value) !== undefined;
 internals.isAbortSignal = (value) => signalSlot.peek(value) !== undefined;

@@ -13,23 +13,20 @@ const ArrayPrototypeFilter = Array.prototype.filter;
 const ReflectApply = Reflect.apply;
 const NumberIsFinite = Number.isFinite;
 const ObjectDefineProperty = Object.defineProperty;
-const WeakMapCtor = WeakMap;
-const WeakMapPrototypeGet = WeakMap.prototype.get;
-const WeakMapPrototypeSet = WeakMap.prototype.set;
 // (Captured now: a program may replace the global one.)
 const structuredClone = global.structuredClone;
 
-// An entry's fields, by entry (set only here: the getters brand-check by it).
-const entryStates = new WeakMapCtor();
+// An entry's fields, in a private field of the entry (set only here: the
+// getters brand-check by it).
+const entrySlot = internals.newPrivateSlot();
 // Lets this file construct entries whose interfaces have no public constructor.
 const kInternal = Symbol('internal');
 
 // The fields of an entry of the buffer (every buffered entry has them).
-const stateOf = (entry) => ReflectApply(WeakMapPrototypeGet, entryStates, [entry]);
+const stateOf = entrySlot.peek;
 
 function entryState(value, member, interfaceName) {
-  const state = (typeof value === 'object' || typeof value === 'function') && value !== null
-    ? ReflectApply(WeakMapPrototypeGet, entryStates, [value]) : undefined;
+  const state = entrySlot.peek(value);
   if (state === undefined) {
     throw new TypeError(`Failed to read the '${member}' property from '${interfaceName}': Illegal invocation`);
   }
@@ -56,7 +53,7 @@ function cloneDetail(detail) {
 class PerformanceEntry {
   constructor(token, name, entryType, startTime, duration, detail) {
     if (token !== kInternal) throw new TypeError('Illegal constructor');
-    ReflectApply(WeakMapPrototypeSet, entryStates, [this, { name, entryType, startTime, duration, detail }]);
+    entrySlot.attach(this, { name, entryType, startTime, duration, detail });
   }
   get name() {
     return entryState(this, 'name', 'PerformanceEntry').name;

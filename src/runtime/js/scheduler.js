@@ -20,8 +20,6 @@ const ArrayPrototypeIndexOf = Array.prototype.indexOf;
 const ArrayPrototypeSplice = Array.prototype.splice;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectSetPrototypeOf = Object.setPrototypeOf;
-const WeakMapPrototypeGet = WeakMap.prototype.get;
-const WeakMapPrototypeSet = WeakMap.prototype.set;
 const SetPrototypeAdd = Set.prototype.add;
 const SetPrototypeDelete = Set.prototype.delete;
 const SetPrototypeForEach = Set.prototype.forEach;
@@ -46,7 +44,7 @@ const priorityIndex = (priority) =>
 // plus `retained`, the dependents it must keep alive (see
 // createDependentTaskSignal). Its priority change algorithms are the
 // scheduler's, the same for every signal (moveQueuedEntries).
-const taskSignalStates = new WeakMap();
+const taskSignalSlot = internals.newPrivateSlot();
 
 function newTaskSignalState(priority) {
   return { priority, changing: false, dependent: false, source: null, dependents: null, retained: null };
@@ -54,7 +52,7 @@ function newTaskSignalState(priority) {
 
 // The state of a TaskSignal; undefined for anything else.
 function taskSignalState(value) {
-  return ReflectApply(WeakMapPrototypeGet, taskSignalStates, [value]);
+  return taskSignalSlot.peek(value);
 }
 
 // Weak handles on signals: the one each AbortSignal has (events.js).
@@ -142,7 +140,7 @@ function createDependentTaskSignal(signals, priority) {
   const resultSignal = internals.createDependentAbortSignal(signals);
   ObjectSetPrototypeOf(resultSignal, TaskSignalPrototype);
   const result = newTaskSignalState('user-visible');
-  ReflectApply(WeakMapPrototypeSet, taskSignalStates, [resultSignal, result]);
+  taskSignalSlot.attach(resultSignal, result);
   // Step 2.
   result.dependent = true;
   if (typeof priority === 'string') {
@@ -237,7 +235,7 @@ class TaskController extends global.AbortController {
     }
     super();
     const signal = this.signal;
-    ReflectApply(WeakMapPrototypeSet, taskSignalStates, [signal, newTaskSignalState(priority)]);
+    taskSignalSlot.attach(signal, newTaskSignalState(priority));
     ObjectSetPrototypeOf(signal, TaskSignalPrototype);
   }
   // https://wicg.github.io/scheduling-apis/#dom-taskcontroller-setpriority
