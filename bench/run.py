@@ -246,6 +246,23 @@ ROWS = [
             Metric("files_per_s", "fs: read 10k x 1 KB files, rate", "files/s"),
         ],
     ),
+    Row(
+        # Creating web platform objects programs make in bulk (100k each, most dying
+        # young). Target: no slower than node, which implements EventTarget/Event/
+        # AbortController in JS too and URL in C++ (ada); hostloop's URL is the whatwg-url
+        # reference implementation in JS (js_deps/).
+        "web_objects",
+        "js",
+        script="web_objects.mjs",
+        metrics=[
+            Metric("eventtarget_ns", "new EventTarget()", "ns/op", at_most(1.0, "node")),
+            Metric("event_ns", "new Event('x')", "ns/op", at_most(1.0, "node")),
+            Metric("customevent_ns", "new CustomEvent('x', {detail})", "ns/op", at_most(1.0, "node")),
+            Metric("abortcontroller_ns", "new AbortController()", "ns/op", at_most(1.0, "node")),
+            Metric("url_short_ns", "new URL('http://a/b')", "ns/op", at_most(1.0, "node")),
+            Metric("url_long_ns", "new URL(63-char https URL)", "ns/op", at_most(1.0, "node")),
+        ],
+    ),
     # C++ loop benchmarks (hostloop only; the peer columns show "-"). All selected gbench rows
     # share one loop_bench run; timeout_s is for that whole run (~30 s for every row).
     # Cross-thread rows are wall time; the same-thread rows are the benchmark thread's CPU
