@@ -2004,25 +2004,24 @@ function abortListenersChanged(target) {
 // AbortController: https://dom.spec.whatwg.org/#interface-abortcontroller
 // ---------------------------------------------------------------------------
 
-let peekControllerSignal;  // (value) -> AbortSignal | undefined
-
-function controllerSignal(value) {
-  const signal = peekControllerSignal(value);
-  if (signal === undefined) throw illegalInvocation();
-  return signal;
-}
+let controllerSignal;  // (value) -> AbortSignal, or throws Illegal invocation
 
 class AbortController {
-  #signal;
+  // The controller's signal, made when first needed: by `signal` or by
+  // abort() (nothing can tell it was not made in the constructor, and most
+  // controllers' signals are never used).
+  #signal = null;
 
   // https://dom.spec.whatwg.org/#dom-abortcontroller-abortcontroller
   constructor() {
-    // Steps 1-2.
-    this.#signal = createAbortSignal();
+    // Steps 1-2: see #signal.
   }
 
   static {
-    peekControllerSignal = (value) => (isObject(value) && #signal in value ? value.#signal : undefined);
+    controllerSignal = (value) => {
+      if (!isObject(value) || !(#signal in value)) throw illegalInvocation();
+      return (value.#signal ??= createAbortSignal());
+    };
   }
 
   // https://dom.spec.whatwg.org/#dom-abortcontroller-signal
