@@ -81,9 +81,48 @@ const webidlPatches = [
   },
 ];
 
+// percent-encoding.js: every code point of a path, query or fragment goes
+// through a string, a UTF-8 byte array and a for-of loop over it; an ASCII
+// code point is one byte, encoded or kept by the predicate. A host without a
+// "%" decodes to its own UTF-8 bytes.
+const percentEncodingPatches = [
+  {
+    find: `function utf8PercentEncodeCodePointInternal(codePoint, percentEncodePredicate) {
+  const bytes = utf8Encode(codePoint);`,
+    replace: `function utf8PercentEncodeCodePointInternal(codePoint, percentEncodePredicate) {
+  if (codePoint.length === 1 && codePoint.charCodeAt(0) < 0x80) {
+    const c = codePoint.charCodeAt(0);
+    return percentEncodePredicate(c) ? percentEncode(c) : codePoint;
+  }
+  const bytes = utf8Encode(codePoint);`,
+    count: 1,
+  },
+  {
+    find: `function utf8PercentEncodeCodePoint(codePoint, percentEncodePredicate) {
+  return`,
+    replace: `function utf8PercentEncodeCodePoint(codePoint, percentEncodePredicate) {
+  if (codePoint < 0x80) {
+    return percentEncodePredicate(codePoint) ? percentEncode(codePoint) : String.fromCharCode(codePoint);
+  }
+  return`,
+    count: 1,
+  },
+  {
+    find: `function percentDecodeString(input) {
+  const bytes = utf8Encode(input);`,
+    replace: `function percentDecodeString(input) {
+  if (!input.includes("%")) {
+    return utf8Encode(input);
+  }
+  const bytes = utf8Encode(input);`,
+    count: 1,
+  },
+];
+
 const patchedFiles = new Map([
   [`${here}node_modules/whatwg-url/lib/url-state-machine.js`, stateMachinePatches],
   [`${here}node_modules/webidl-conversions/lib/index.js`, webidlPatches],
+  [`${here}node_modules/whatwg-url/lib/percent-encoding.js`, percentEncodingPatches],
 ]);
 
 function countOf(text, pattern) {
@@ -97,7 +136,7 @@ function countOf(text, pattern) {
 const patches = {
   name: 'patches',
   setup(plugin) {
-    plugin.onLoad({ filter: /(url-state-machine|index)\.js$/ }, async (args) => {
+    plugin.onLoad({ filter: /(url-state-machine|percent-encoding|index)\.js$/ }, async (args) => {
       const list = patchedFiles.get(args.path);
       if (list === undefined) return undefined;
       let text = await readFile(args.path, 'utf8');

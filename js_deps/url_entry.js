@@ -189,8 +189,9 @@ function isPlainASCIIDomain(domainName, options) {
     !/(?:^|\.)xn--/i.test(domainName);
 }
 
+// (For an ASCII string, toLowerCase() is ASCII lowercase.)
 function asciiLowercase(string) {
-  return /[A-Z]/.test(string) ? string.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : string;
+  return string.toLowerCase();
 }
 
 
