@@ -271,4 +271,23 @@ export function install(global) {
   addInspectHooks(interfaces.URL, interfaces.URLSearchParams);
   defineHidden(global, 'URL', interfaces.URL);
   defineHidden(global, 'URLSearchParams', interfaces.URLSearchParams);
+  warmUp(interfaces.URL);
+}
+
+// install() runs while the startup snapshot is made, which keeps the bytecode
+// of every function compiled by then: parsing a few URLs here compiles the
+// parser's common paths once, at build time, instead of in the first
+// `new URL(...)` of every program (a few ms of lazy compilation). Nothing
+// else of these calls stays behind.
+function warmUp(URL) {
+  const base = new URL('file:///home/user/project/main.mjs');
+  for (const input of ['./worker.mjs', 'https://user:pw@www.Example.com:8080/a/../b/c.html?q=1&r=%20#frag',
+    'http://127.0.0.1/', 'data:text/plain,x', 'blob:null/x']) {
+    const url = new URL(input, base);
+    for (const key of ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port',
+      'pathname', 'search', 'hash']) {
+      void url[key];  // eslint-disable-line no-void
+    }
+    void [...url.searchParams];  // eslint-disable-line no-void
+  }
 }
