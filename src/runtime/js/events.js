@@ -105,8 +105,8 @@ class ReturnArgument {
   }
 }
 
-// -> { attach(object, value), peek(value) -> value | undefined }. attach
-// adds the slot to an object that does not have it yet.
+// -> { set(object, value), peek(value) -> value | undefined }: set adds the
+// slot to `object` (an object) or changes its value.
 function newPrivateSlot() {
   class Slot extends ReturnArgument {
     #value;
@@ -115,16 +115,16 @@ function newPrivateSlot() {
       this.#value = value;
     }
 
+    static set(object, value) {
+      if (#value in object) object.#value = value;
+      else new Slot(object, value);  // eslint-disable-line no-new
+    }
+
     static peek(value) {
       return isObject(value) && #value in value ? value.#value : undefined;
     }
   }
-  return {
-    attach: (object, value) => {
-      new Slot(object, value);  // eslint-disable-line no-new
-    },
-    peek: Slot.peek,
-  };
+  return { set: Slot.set, peek: Slot.peek };
 }
 
 // Error messages follow Blink's wording throughout.
@@ -1091,7 +1091,7 @@ function initEventTargetState(target) {
     target, listeners: kNoListeners, handlers: null, path: null, cachedType: null, cachedList: undefined,
     watch: null,
   };
-  targetSlot.attach(target, state);
+  targetSlot.set(target, state);
   return state;
 }
 
@@ -1708,7 +1708,7 @@ function newAbortError() {
 function createAbortSignal() {
   const signal = ObjectCreate(AbortSignalPrototype);
   initEventTargetState(signal);
-  signalSlot.attach(signal, {
+  signalSlot.set(signal, {
     reason: undefined,
     algorithms: [],
     dependent: false,
@@ -2118,7 +2118,7 @@ internals.watchEventListeners = (target, watch) => {
   state.watch = watch;
 };
 internals.isEventTarget = (value) => targetSlot.peek(value) !== undefined;
-// internals.newPrivateSlot() -> { attach(object, value), peek(value) }: a
+// internals.newPrivateSlot() -> { set(object, value), peek(value) }: a
 // private field for state that any object can carry (see newPrivateSlot).
 internals.newPrivateSlot = newPrivateSlot;
 internals.isEvent = (value) => peekEventState(value) !== undefined;

@@ -9,28 +9,22 @@
 // its own (J6), queued by the native side.
 
 const TypeError = global.TypeError;
-const ReflectApply = Reflect.apply;
 const SymbolIterator = Symbol.iterator;
-const WeakSetCtor = WeakSet;
-const WeakSetHas = WeakSet.prototype.has;
-const WeakSetAdd = WeakSet.prototype.add;
-const WeakMapCtor = WeakMap;
-const WeakMapSet = WeakMap.prototype.set;
-const WeakMapGet = WeakMap.prototype.get;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectSetPrototypeOf = Object.setPrototypeOf;
 const EventTarget = global.EventTarget;
 const MessageEvent = global.MessageEvent;
 
 const MessagePort = host.MessagePort;
-const ports = new WeakSetCtor();
-// Both ends of a channel in this realm keep each other alive: a message
-// posted on one can always reach the other ("as if the entangled port had
-// a strong reference", HTML).
-const partners = new WeakMapCtor();
+// Every MessagePort of this realm carries its partner in this slot: the
+// entangled port's object when it lives in this realm (both ends keep each
+// other alive, so a message posted on one can always reach the other: "as if
+// the entangled port had a strong reference", HTML), else null. Having the
+// slot is the brand check. (Private fields, not WeakMaps: internals.newPrivateSlot.)
+const partnerSlot = internals.newPrivateSlot();
 
 function isMessagePort(value) {
-  return (typeof value === 'object' && value !== null) && ReflectApply(WeakSetHas, ports, [value]);
+  return partnerSlot.peek(value) !== undefined;
 }
 internals.isMessagePort = isMessagePort;
 
@@ -47,11 +41,12 @@ function checkPort(value, method) {
 internals.initMessagePort = function initMessagePort(port, partner) {
   internals.initEventTarget(port);
   if (partner !== undefined) {
-    ReflectApply(WeakMapSet, partners, [port, partner]);
-    ReflectApply(WeakMapSet, partners, [partner, port]);
+    partnerSlot.set(port, partner);
+    partnerSlot.set(partner, port);
+  } else {
+    partnerSlot.set(port, null);
   }
   internals.watchEventListeners(port, portListenersChanged);
-  ReflectApply(WeakSetAdd, ports, [port]);
 };
 
 ObjectSetPrototypeOf(MessagePort.prototype, EventTarget.prototype);
@@ -146,23 +141,24 @@ internals.deliverPortMessageError = function deliverPortMessageError(port) {
 };
 
 // https://html.spec.whatwg.org/multipage/web-messaging.html#message-channels
-const channelPorts = new WeakMapCtor();
+let channelPorts;  // (value) -> [port1, port2], or throws Illegal invocation
 class MessageChannel {
+  #ports;
   constructor() {
-    const [port1, port2] = host.createMessageChannel();
-    ReflectApply(WeakMapSet, partners, [port1, port2]);
-    ReflectApply(WeakMapSet, partners, [port2, port1]);
-    ReflectApply(WeakMapSet, channelPorts, [this, [port1, port2]]);
+    // (The native side ties the two ports together: initMessagePort.)
+    this.#ports = host.createMessageChannel();
+  }
+  static {
+    channelPorts = (value) => {
+      if (!isObject(value) || !(#ports in value)) throw new TypeError('Illegal invocation');
+      return value.#ports;
+    };
   }
   get port1() {
-    const pair = ReflectApply(WeakMapGet, channelPorts, [this]);
-    if (pair === undefined) throw new TypeError('Illegal invocation');
-    return pair[0];
+    return channelPorts(this)[0];
   }
   get port2() {
-    const pair = ReflectApply(WeakMapGet, channelPorts, [this]);
-    if (pair === undefined) throw new TypeError('Illegal invocation');
-    return pair[1];
+    return channelPorts(this)[1];
   }
 }
 ObjectDefineProperty(MessageChannel.prototype, Symbol.toStringTag, { value: 'MessageChannel', configurable: true });
@@ -176,8 +172,8 @@ for (const name of ['port1', 'port2']) {
 // https://html.spec.whatwg.org/multipage/web-messaging.html#broadcasting-to-other-browsing-contexts
 // Channels of one name in every runtime of the process (main and workers)
 // receive what one of them posts; the hub is native (broadcast_channel.cc).
-const channelStates = new WeakMapCtor();  // channel -> { id, name, closed, listeners }
-const peekChannelState = (value) => (isObject(value) ? ReflectApply(WeakMapGet, channelStates, [value]) : undefined);
+const channelSlot = internals.newPrivateSlot();  // channel -> { id, name, closed, listeners }
+const peekChannelState = channelSlot.peek;
 function channelState(value, member) {
   const state = peekChannelState(value);
   if (state === undefined) {
@@ -189,7 +185,7 @@ function channelState(value, member) {
 // it keeps its runtime alive (J3) and its object from being collected.
 function channelListenersChanged(channel, type, present) {
   if (type !== 'message' && type !== 'messageerror') return;
-  const state = ReflectApply(WeakMapGet, channelStates, [channel]);
+  const state = channelSlot.peek(channel);
   state.listeners[type] = present;
   if (state.id !== undefined) {
     host.broadcastListening(state.id, state.listeners.message || state.listeners.messageerror);
@@ -203,7 +199,7 @@ class BroadcastChannel extends EventTarget {
     const channelName = `${name}`;
     super();
     const state = { id: undefined, name: channelName, closed: false, listeners: { message: false, messageerror: false } };
-    ReflectApply(WeakMapSet, channelStates, [this, state]);
+    channelSlot.set(this, state);
     internals.watchEventListeners(this, channelListenersChanged);
     // (Undefined while the runtime stops: the channel is born closed.)
     state.id = host.broadcastOpen(this, channelName);

@@ -53,7 +53,7 @@ function cloneDetail(detail) {
 class PerformanceEntry {
   constructor(token, name, entryType, startTime, duration, detail) {
     if (token !== kInternal) throw new TypeError('Illegal constructor');
-    entrySlot.attach(this, { name, entryType, startTime, duration, detail });
+    entrySlot.set(this, { name, entryType, startTime, duration, detail });
   }
   get name() {
     return entryState(this, 'name', 'PerformanceEntry').name;

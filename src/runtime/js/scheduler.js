@@ -140,7 +140,7 @@ function createDependentTaskSignal(signals, priority) {
   const resultSignal = internals.createDependentAbortSignal(signals);
   ObjectSetPrototypeOf(resultSignal, TaskSignalPrototype);
   const result = newTaskSignalState('user-visible');
-  taskSignalSlot.attach(resultSignal, result);
+  taskSignalSlot.set(resultSignal, result);
   // Step 2.
   result.dependent = true;
   if (typeof priority === 'string') {
@@ -235,7 +235,7 @@ class TaskController extends global.AbortController {
     }
     super();
     const signal = this.signal;
-    taskSignalSlot.attach(signal, newTaskSignalState(priority));
+    taskSignalSlot.set(signal, newTaskSignalState(priority));
     ObjectSetPrototypeOf(signal, TaskSignalPrototype);
   }
   // https://wicg.github.io/scheduling-apis/#dom-taskcontroller-setpriority
