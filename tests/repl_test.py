@@ -9,7 +9,8 @@ Two groups of cases:
          timers run while a top-level await is pending, multi-line input,
          declarations made with top-level await persist, errors print
          "Uncaught ..." on stderr and the session goes on, `.exit` ends it at
-         once (pending timers never fire), EOF ends it.
+         once (pending timers never fire), EOF ends it; the other commands
+         (.help, .break, .load, .save) and '.' lines that are code.
   tmux   an interactive terminal, driven through tmux: keys are sent with
          `tmux send-keys`, the screen is read with `tmux capture-pane -p` and
          polled until the expected text appears (generous bounds, never a
@@ -424,6 +425,59 @@ def pipe_closed_stdin(hostloop: str) -> None:
     check_clean_exit(Piped(proc.returncode, proc.stdout.decode(), proc.stderr.decode()), "the REPL with stdin closed")
 
 
+def pipe_help_lists_commands(hostloop: str) -> None:
+    result = run_piped(hostloop, [".help", "'after help'"])
+    check_clean_exit(result)
+    commands = [re.compile(rf"^\.{name} +\S", re.M) for name in ("break", "exit", "help", "load", "save")]
+    expect_in_order(result.out, commands + ["'after help'"], "stdout", result)
+
+
+def pipe_break_discards_partial_input(hostloop: str) -> None:
+    """`.break` drops an unfinished multi-line input: the function typed so
+    far is never defined, and the next line is a fresh input."""
+    result = run_piped(hostloop, ["function broken() {", "  return 1;", ".break", "typeof broken", "'next'"])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["'undefined'", "'next'"], "stdout", result)
+    if result.err.strip():
+        raise Failure("unexpected stderr\n" + show(result))
+
+
+def pipe_load_and_save(hostloop: str) -> None:
+    """`.load FILE` evaluates the file's text as one input (its declarations
+    stay, its completion value prints); `.save FILE` writes every input so far,
+    the loaded text included; a file that cannot be read is an error and the
+    session goes on."""
+    cwd = tempfile.mkdtemp(prefix="hostloop-repl-")
+    loaded = os.path.join(cwd, "load me.js")
+    saved = os.path.join(cwd, "session.js")
+    with open(loaded, "w", encoding="utf-8") as f:
+        f.write("const fromFile = 21;\nfunction twice(x) {\n  return 2 * x;\n}\ntwice(fromFile)\n")
+    result = run_piped(hostloop, [f".load {loaded}", "fromFile + 1", f".load {cwd}/missing.js",
+                                  f".save {saved}", "'after save'"])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["42", "22", f"Session saved to: {saved}", "'after save'"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Failed to load: .*missing\.js: No such file or directory$", re.M)],
+                    "stderr", result)
+    with open(saved, encoding="utf-8") as f:
+        text = f.read()
+    for wanted in ("const fromFile = 21;", "return 2 * x;", "fromFile + 1\n"):
+        if wanted not in text:
+            raise Failure(f"the saved session lacks {wanted!r}:\n{text}")
+    if ".load" in text or ".save" in text:
+        raise Failure(f"the saved session contains REPL commands:\n{text}")
+
+
+def pipe_commands_and_code(hostloop: str) -> None:
+    """A '.word' on a fresh line that is no command is an error; '.5' is a
+    number; in a continued input a line starting with '.' is code."""
+    result = run_piped(hostloop, [".nosuchcommand", ".5", "(40", ".toString())", "'end'"])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["0.5", "'40'", "'end'"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Invalid REPL keyword: \.nosuchcommand", re.M)], "stderr", result)
+    if "Uncaught" in result.err:
+        raise Failure("a line was evaluated as JavaScript by mistake\n" + show(result))
+
+
 PIPE_CASES = [
     ("pipe: a timer fires during a pending top-level await; the next line waits", pipe_timer_then_await),
     ("pipe: multi-line input (function, template, object literal)", pipe_multiline_function),
@@ -443,6 +497,10 @@ PIPE_CASES = [
     ("pipe: stdout closed by its reader ends the session (exit 1), no crash", pipe_closed_stdout),
     ("pipe: stdin's blocking mode is restored at the end", pipe_restores_stdin_flags),
     ("pipe: a closed stdin reads as /dev/null", pipe_closed_stdin),
+    ("pipe: .help lists the REPL commands", pipe_help_lists_commands),
+    ("pipe: .break drops an unfinished multi-line input", pipe_break_discards_partial_input),
+    ("pipe: .load evaluates a file as one input, .save writes the session's inputs", pipe_load_and_save),
+    ("pipe: an unknown .word is an error; .5 and continued '.' lines are code", pipe_commands_and_code),
 ]
 
 

@@ -31,4 +31,19 @@ Result<std::string> ReadFileToString(const std::string& path) {
   return contents;
 }
 
+Result<void> WriteStringToFile(const std::string& path, std::string_view contents) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!fd) return Error::FromErrno(path);
+  while (!contents.empty()) {
+    ssize_t n = ::write(fd.Get(), contents.data(), contents.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::FromErrno(path);
+    }
+    contents.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (::close(fd.Release()) < 0) return Error::FromErrno(path);
+  return {};
+}
+
 }  // namespace hostloop::base

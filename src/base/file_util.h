@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 
@@ -9,6 +10,10 @@ namespace hostloop::base {
 
 // The file's bytes; Error::code is the errno (ENOENT, EACCES, EISDIR, ...).
 Result<std::string> ReadFileToString(const std::string& path);
+
+// Replaces (or creates, mode 0644 before the umask) the file with `contents`.
+// Error::code is the errno; on an error the file may hold part of it.
+Result<void> WriteStringToFile(const std::string& path, std::string_view contents);
 
 // Drops a leading UTF-8 byte-order mark, as decoding a script or module
 // file does (HTML "UTF-8 decode"; files from some editors carry one).

@@ -11,6 +11,7 @@
 #include <editline/readline.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -22,6 +23,7 @@
 #include <string>
 #include <utility>
 
+#include "base/file_util.h"
 #include "runtime/v8_util.h"
 
 // V8's REPL mode (what DevTools' console and deno's REPL use, through the
@@ -424,21 +426,82 @@ void Repl::HandleLine(std::string line) {
     queued_.push_back(std::move(line));
     return;
   }
-  if (buffer_.empty()) {
-    std::string trimmed = line;
-    trimmed.erase(0, trimmed.find_first_not_of(" \t"));
-    trimmed.erase(trimmed.find_last_not_of(" \t\r") + 1);
-    if (trimmed == ".exit") {
-      Exit();
-      return;
-    }
-    buffer_ = line;
-  } else {
-    buffer_ += "\n" + line;
+  if (RunCommand(line)) {
+    if (!exited_) ShowPrompt();
+    return;
   }
-  if (!Evaluate(buffer_)) return;  // incomplete: the prompt becomes "... "
-  buffer_.clear();
+  buffer_ = buffer_.empty() ? std::move(line) : buffer_ + "\n" + line;
+  EvaluateBuffer();
   ShowPrompt();
+}
+
+void Repl::EvaluateBuffer() {
+  if (!Evaluate(buffer_)) return;  // incomplete: the prompt becomes "... "
+  if (!IsBlank(buffer_)) inputs_.push_back(std::move(buffer_));
+  buffer_.clear();
+}
+
+// node's REPL commands: a line that is a '.' and a word, optionally followed
+// by an argument (".load FILE"), and not a number (".5" is JavaScript). A
+// known command works on any line, also inside a multi-line input (.break is
+// for that); an unknown word is an error on a fresh line and JavaScript in a
+// continued one (".map(f)" after "[1, 2]").
+bool Repl::RunCommand(const std::string& line) {
+  const std::size_t start = line.find_first_not_of(" \t");
+  if (start == std::string::npos || line[start] != '.' || start + 1 >= line.size() ||
+      !std::isalpha(static_cast<unsigned char>(line[start + 1]))) {
+    return false;
+  }
+  std::size_t end = line.find_last_not_of(" \t\r") + 1;
+  std::size_t word_end = line.find_first_of(" \t", start);
+  if (word_end == std::string::npos || word_end > end) word_end = end;
+  const std::string word = line.substr(start + 1, word_end - start - 1);
+  std::string argument;
+  if (const std::size_t from = line.find_first_not_of(" \t", word_end); from < end) {
+    argument = line.substr(from, end - from);
+  }
+  if (word == "exit") {
+    Exit();
+  } else if (word == "help") {
+    runtime_->Print(
+        ".break   Discard the input typed so far (an unfinished multi-line input)\n"
+        ".exit    Leave the REPL\n"
+        ".help    Show these commands\n"
+        ".load    Evaluate a file's text as one input: .load FILE\n"
+        ".save    Write this session's inputs to a file: .save FILE\n"
+        "\n"
+        "Ctrl+C discards the current input (on an empty line, twice, leaves); Ctrl+D leaves.\n",
+        1);
+  } else if (word == "break") {
+    buffer_.clear();
+  } else if (word == "load" || word == "save") {
+    if (argument.empty()) {
+      runtime_->Print("." + word + " needs a file name: ." + word + " FILE\n", 2);
+    } else if (word == "save") {
+      std::string text;
+      for (const std::string& input : inputs_) text += input + "\n";
+      base::Result<void> saved = base::WriteStringToFile(argument, text);
+      if (saved.ok()) {
+        runtime_->Print("Session saved to: " + argument + "\n", 1);
+      } else {
+        runtime_->Print("Failed to save: " + saved.error().message + "\n", 2);
+      }
+    } else {
+      base::Result<std::string> text = base::ReadFileToString(argument);
+      if (!text.ok()) {
+        runtime_->Print("Failed to load: " + text.error().message + "\n", 2);
+      } else {
+        base::StripUtf8Bom(text.value());
+        buffer_ = buffer_.empty() ? std::move(text.value()) : buffer_ + "\n" + text.value();
+        EvaluateBuffer();
+      }
+    }
+  } else if (buffer_.empty()) {
+    runtime_->Print("Invalid REPL keyword: ." + word + " (.help lists the commands)\n", 2);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 void Repl::ProcessQueuedLines() {

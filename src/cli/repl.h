@@ -11,7 +11,10 @@
 // next line; the REPL waits for an input's promise before the next. Results
 // print like console.log; errors print as "Uncaught ..." and the REPL goes on.
 // `.exit` and Ctrl-D exit; Ctrl-C clears the current input, and a second
-// Ctrl-C on an empty line exits, as in node. Ctrl-C during an input's
+// Ctrl-C on an empty line exits, as in node. Node's other REPL commands that
+// make sense without a resettable context work too: `.help`, `.break` (drop
+// the input typed so far), `.load FILE` (its text as one input), `.save FILE`
+// (the session's inputs); another `.word` on a fresh line is an error. Ctrl-C during an input's
 // evaluation interrupts it (a watchdog thread calls TerminateExecution) or
 // gives up its pending await; an await that nothing left can settle is
 // reported once the loop is idle, and the session goes on.
@@ -56,6 +59,12 @@ class Repl {
   void OnInterrupt();
   void OnContinued();
   void HandleLine(std::string line);
+  // Runs `line` if it is a REPL command (see RunCommand in repl.cc); false
+  // when it is JavaScript.
+  bool RunCommand(const std::string& line);
+  // Evaluates buffer_; when the input is complete, records it for .save and
+  // clears buffer_.
+  void EvaluateBuffer();
   void ProcessQueuedLines();
   // Returns false when the input is incomplete (needs more lines).
   bool Evaluate(const std::string& source);
@@ -82,6 +91,7 @@ class Repl {
   std::string partial_;             // bytes of an unfinished line (piped input)
   std::string buffer_;              // an incomplete input, lines so far
   std::deque<std::string> queued_;  // lines waiting while an await runs
+  std::vector<std::string> inputs_;  // complete inputs so far, for .save
   bool busy_ = false;               // a top-level await is pending
   bool eof_ = false;
   bool interrupted_once_ = false;
