@@ -519,6 +519,7 @@ class Tmux:
     def __init__(self, hostloop: str, cwd: str):
         Tmux.counter += 1
         self.name = f"repl{Tmux.counter}"
+        self.cwd = cwd
         command = f"{shlex.quote(hostloop)}; echo EXITED rc=$?; sleep 30"
         self.tmux("new-session", "-d", "-s", self.name, "-x", "120", "-y", "40", "-c", cwd, command)
         self.log = []  # screens captured at the checkpoints, for failure messages
@@ -703,6 +704,31 @@ def tmux_timer_output_while_waiting(session: Tmux) -> None:
     session.type("'")
     session.keys("Enter")
     session.wait_line(r"'half typed'", "the completed input's result")
+
+
+def tmux_worker_output_while_waiting(session: Tmux) -> None:
+    """A worker's console output, while the prompt waits with partial input,
+    is written by the main thread around the prompt like a timer's (the
+    worker hands it over: Runtime::forwards_output), instead of over the
+    prompt line with no prompt after it."""
+    with open(os.path.join(session.cwd, "talker.mjs"), "w", encoding="utf-8") as f:
+        f.write("setTimeout(() => { console.log('WORKER' + '-OUT'); console.error('WORKER' + '-ERR'); }, 1500);\n")
+    session.type("new Worker('./talker.mjs', { type: 'module' }), 'started'")
+    session.keys("Enter")
+    session.wait_line(r"'started'", "the worker started")
+    session.type("'typing")
+    session.wait_prompt("'typing")
+    session.wait_line(r"WORKER-ERR", "the worker's output while the prompt waits")
+    screen = session.wait_prompt("'typing", "the prompt and the partial input redrawn after the worker's output")
+    lines = screen.splitlines()
+    out_index = lines.index("WORKER-OUT")
+    if lines[out_index + 1] != "WORKER-ERR" or not any(l == "> 'typing" for l in lines[out_index + 2:]):
+        raise Failure("the worker's output was not written on lines of its own, with the prompt redrawn below\n"
+                      + screen)
+    CAPTURES.append(("worker output while the prompt waits with partial input", screen))
+    session.type("'")
+    session.keys("Enter")
+    session.wait_line(r"'typing'", "the completed input's result")
 
 
 def tmux_ctrl_c_clears_partial_input(session: Tmux) -> None:
@@ -948,6 +974,7 @@ TMUX_CASES = [
     ("tmux: line editing (Left, BSpace, Ctrl-A, Ctrl-E)", tmux_line_editing),
     ("tmux: history (Up recalls a previous line, Enter re-evaluates it)", tmux_history),
     ("tmux: a timer's output appears while the prompt waits", tmux_timer_output_while_waiting),
+    ("tmux: a worker's output appears while the prompt waits", tmux_worker_output_while_waiting),
     ("tmux: Ctrl-C with partial input clears the line", tmux_ctrl_c_clears_partial_input),
     ("tmux: Ctrl-C on an empty line prints the hint and a fresh prompt", tmux_ctrl_c_empty_line_hint_and_prompt),
     ("tmux: Ctrl-C twice on an empty line exits", tmux_ctrl_c_twice_exits),

@@ -629,6 +629,7 @@ void Runtime::Checkpoint() {
 void Runtime::Print(std::string_view text, int stream) {
   if (stream == 2) {
     FlushOutput();
+    if (options_.forward_output && options_.forward_output(text, 2)) return;
     if (output_hook_) output_hook_(true);
     const int error = WriteAll(2, text);
     if (output_hook_) output_hook_(false);
@@ -643,6 +644,10 @@ void Runtime::Print(std::string_view text, int stream) {
 
 void Runtime::FlushOutput() {
   if (stdout_buffer_.empty()) return;
+  if (options_.forward_output && options_.forward_output(stdout_buffer_, 1)) {
+    stdout_buffer_.clear();
+    return;
+  }
   if (output_hook_) output_hook_(true);
   const int error = WriteAll(1, stdout_buffer_);
   stdout_buffer_.clear();

@@ -10,9 +10,11 @@
 
 #include <v8.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -102,6 +104,11 @@ struct RuntimeOptions {
   RuntimeDelegate* delegate = nullptr;
   // Set for a worker's runtime.
   std::optional<WorkerInfo> worker;
+  // Where console output goes instead of fds 1 and 2: a worker of an
+  // interactive REPL hands it to its parent, which writes it around the
+  // prompt (see Runtime::forwards_output). Called on the runtime's thread;
+  // false when the text could not be taken (the runtime then writes it).
+  std::function<bool(std::string_view text, int stream)> forward_output;
 };
 
 // Process exit codes (README "Exit codes").
@@ -238,6 +245,12 @@ class Runtime {
   // false); the interactive REPL uses it to move its prompt out of the way.
   void set_output_hook(base::UniqueFunction<void(bool before)> hook) {
     output_hook_ = std::move(hook);
+  }
+  // Whether this runtime's output is written around a prompt (an output
+  // hook, here or in a runtime it forwards to): its workers then forward
+  // their output to it instead of writing over the prompt line.
+  bool forwards_output() const {
+    return static_cast<bool>(output_hook_) || static_cast<bool>(options_.forward_output);
   }
 
   v8::Isolate* isolate() const { return isolate_; }

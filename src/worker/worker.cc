@@ -30,6 +30,8 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     Runtime* parent;
     uint64_t id;
     runtime::RuntimeOptions parent_options;
+    // The parent writes around a REPL prompt: hand it the worker's output.
+    bool forward_output = false;
   };
 
   explicit WorkerThread(Params params) : params_(std::move(params)) {}
@@ -187,6 +189,15 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     options.event_loop = params_.worker_loop;
     options.delegate = this;
     options.worker = params_.info;
+    if (params_.forward_output) {
+      // Written by the parent, on its thread, in the order posted; once the
+      // parent's loop is gone the worker writes for itself.
+      options.forward_output = [loop = params_.parent_loop, parent = params_.parent](
+                                   std::string_view text, int stream) {
+        return loop->PostInternal(
+            [parent, text = std::string(text), stream] { parent->Print(text, stream); });
+      };
+    }
     auto created = Runtime::Create(looper.get(), std::move(options));
     if (!created.ok()) {
       ErrorReport report;
@@ -284,9 +295,11 @@ void WorkerHost::Start(const std::string& url, const runtime::WorkerInfo& info) 
                               parent_loop,
                               parent_,
                               id_,
-                              parent_->options()};
+                              parent_->options(),
+                              parent_->forwards_output()};
   params.parent_options.event_loop.reset();
   params.parent_options.delegate = nullptr;
+  params.parent_options.forward_output = nullptr;
   thread_ = std::make_unique<WorkerThread>(std::move(params));
   // A live worker keeps its parent alive (J3).
   parent_->event_loop().Ref();
