@@ -366,6 +366,28 @@ def pipe_sigint_ends(hostloop: str) -> None:
         raise Failure("the timer fired\n" + show(result))
 
 
+def pipe_sigint_during_evaluation_ends(hostloop: str) -> None:
+    """On piped input, SIGINT during a runaway evaluation interrupts it and
+    ends the session: the lines read after it do not run."""
+    def interrupt(proc):
+        # stderr is written at once: once this line is there, the input that
+        # wrote it is spinning (stdin already holds the lines after it).
+        line = proc.stderr.readline()
+        if line.strip() != b"spinning":
+            raise Failure(f"no 'spinning' from the REPL (got {line!r})")
+        proc.send_signal(signal.SIGINT)
+
+    result = run_piped(hostloop, ["console.error('spin' + 'ning'); for (;;) {}", "console.log('after' + ' the loop')",
+                                  "setTimeout(() => console.log('late'), 100)"],
+                       close_stdin=False, timeout=20, before_close=interrupt)
+    check_clean_exit(result, "the REPL after SIGINT during an evaluation")
+    expect_in_order(result.err, [re.compile(r"^Uncaught Error: Script execution was interrupted by SIGINT$", re.M)],
+                    "stderr", result)
+    for unwanted in ("after the loop", "late"):
+        if unwanted in result.out:
+            raise Failure(f"a line after the interrupted one ran ({unwanted!r})\n" + show(result))
+
+
 def pipe_closed_stdout(hostloop: str) -> None:
     """stdout closed by its reader while a piped session prints: the runtime
     stops (exit 1, as a program does), and the session ends without touching
@@ -494,6 +516,8 @@ PIPE_CASES = [
     ("pipe: EOF ends the session", pipe_eof_ends),
     ("pipe: EOF during a pending await: the result and queued lines still come", pipe_eof_during_await),
     ("pipe: SIGINT ends a piped session", pipe_sigint_ends),
+    ("pipe: SIGINT during an evaluation ends a piped session; later lines do not run",
+     pipe_sigint_during_evaluation_ends),
     ("pipe: stdout closed by its reader ends the session (exit 1), no crash", pipe_closed_stdout),
     ("pipe: stdin's blocking mode is restored at the end", pipe_restores_stdin_flags),
     ("pipe: a closed stdin reads as /dev/null", pipe_closed_stdin),

@@ -640,13 +640,16 @@ bool Repl::TakeInterruption() {
   if (!g_interrupted.exchange(false)) return false;
   runtime_->isolate()->CancelTerminateExecution();
   // On a terminal the same Ctrl-C's byte in the self-pipe is not a second
-  // one; on piped input it still ends the session.
+  // one. On piped input SIGINT ends the session, here: the lines already
+  // read after the interrupted one must not run (they did, until the loop
+  // got to the self-pipe).
   swallow_interrupt_ = interactive_;
   if (busy_) {
     busy_ = false;
     ++pending_await_;
   }
   runtime_->Print("Uncaught Error: Script execution was interrupted by SIGINT\n", 2);
+  if (!interactive_) Exit();
   return true;
 }
 
