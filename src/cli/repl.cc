@@ -11,8 +11,8 @@
 #include <editline/readline.h>
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <clocale>
@@ -445,14 +445,14 @@ void Repl::EvaluateBuffer() {
 // by an argument (".load FILE"), and not a number (".5" is JavaScript). A
 // known command works on any line, also inside a multi-line input (.break is
 // for that); an unknown word is an error on a fresh line and JavaScript in a
-// continued one (".map(f)" after "[1, 2]").
+// continued one (".toString())" after "(40").
 bool Repl::RunCommand(const std::string& line) {
   const std::size_t start = line.find_first_not_of(" \t");
   if (start == std::string::npos || line[start] != '.' || start + 1 >= line.size() ||
       !std::isalpha(static_cast<unsigned char>(line[start + 1]))) {
     return false;
   }
-  std::size_t end = line.find_last_not_of(" \t\r") + 1;
+  const std::size_t end = line.find_last_not_of(" \t\r") + 1;
   std::size_t word_end = line.find_first_of(" \t", start);
   if (word_end == std::string::npos || word_end > end) word_end = end;
   const std::string word = line.substr(start + 1, word_end - start - 1);
