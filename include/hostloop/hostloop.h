@@ -84,6 +84,8 @@ class Runtime {
   static std::unique_ptr<Runtime> Create(Looper* looper) { return Create(looper, Options{}); }
   // Shuts down cleanly: queued work of both lanes is dropped, workers are
   // terminated and joined, the isolate is disposed. The Looper stays usable.
+  // Home thread, outside the runtime's JavaScript (from a native function it
+  // is a CHECK failure: post the destruction to the Looper instead).
   ~Runtime();
 
   // Loads the module at `path` and starts evaluating it; the loop runs the

@@ -112,6 +112,17 @@ struct Runtime::Impl {
 Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) { ++live_runtimes; }
 
 Runtime::~Runtime() {
+  if (impl_ != nullptr) {
+    // Destroyed from inside its own JavaScript (a native function, or a
+    // callback JS called), the runtime would free the isolate under the
+    // frames still running in it: stop with a message instead of a crash
+    // somewhere later.
+    v8::Isolate* isolate = impl_->Home().isolate();
+    v8::HandleScope scope(isolate);
+    CHECK_MSG(v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() == 0,
+              "hostloop::Runtime destroyed while its JavaScript runs (inside a native function "
+              "or a callback it calls): post the destruction to the Looper instead");
+  }
   impl_.reset();
   --live_runtimes;
 }

@@ -218,6 +218,29 @@ TEST(EmbedDeathTest, EngineShutdownWithARuntimeAliveChecks) {
   EXPECT_DEATH(hostloop::Engine::Shutdown(), "while a hostloop::Runtime is alive");
 }
 
+// A Runtime destroyed from inside one of its native functions stopped the
+// process in a use-after-free; now it stops it with a message.
+std::unique_ptr<hostloop::Runtime>* g_runtime_to_destroy = nullptr;
+
+TEST(EmbedDeathTest, RuntimeDestroyedFromItsOwnNativeFunctionChecks) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  g_runtime_to_destroy = &runtime;
+  EXPECT_DEATH(
+      {
+        runtime->EvaluateModule("import { destroy } from 'hostloop:embed_test_destroy'; destroy();",
+                                "destroy.mjs");
+        looper->Run();
+      },
+      "destroyed while its JavaScript runs");
+  g_runtime_to_destroy = nullptr;
+  // Destroyed from a task of its Looper, outside JS, it goes quietly.
+  looper->Post([&runtime] { runtime.reset(); });
+  looper->Run();
+  EXPECT_EQ(runtime, nullptr);
+}
+
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   {
@@ -248,6 +271,15 @@ int main(int argc, char** argv) {
       {
           {"fails",
            [](const std::string&) -> std::string { throw std::runtime_error("out of widgets"); }},
+      });
+  hostloop::DefineJsonModule(
+      "embed_test_destroy",
+      {
+          {"destroy",
+           [](const std::string&) {
+             g_runtime_to_destroy->reset();
+             return std::string();
+           }},
       });
   hostloop::DefineModule("embed_test_empty",
                          [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });
