@@ -1,13 +1,17 @@
 // TextEncoder/TextDecoder natives (js/encoding.js): UTF-8 through V8's own
 // WHATWG-conformant UTF-8 codec, plus a validator for `fatal` decoders and
-// the boundary of an incomplete sequence for streaming.
+// the boundary of an incomplete sequence for streaming; and the base64 of
+// btoa/atob.
 // https://encoding.spec.whatwg.org/
 #include "runtime/encoding.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstring>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "runtime/v8_util.h"
 
@@ -200,6 +204,118 @@ void ViewBytes(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(bytes);
 }
 
+constexpr char kBase64Alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// Each byte's 6-bit value in kBase64Alphabet, or -1.
+constexpr std::array<int8_t, 256> kBase64Values = [] {
+  std::array<int8_t, 256> values{};
+  values.fill(-1);
+  for (int i = 0; i < 64; ++i) values[static_cast<unsigned char>(kBase64Alphabet[i])] = static_cast<int8_t>(i);
+  return values;
+}();
+
+// A string's code units, when every one is at most 0xFF (a "binary string").
+std::optional<std::string> OneByteUnits(v8::Isolate* isolate, v8::Local<v8::String> text) {
+  if (!text->ContainsOnlyOneByte()) return std::nullopt;
+  std::string units(static_cast<std::size_t>(text->Length()), '\0');
+  text->WriteOneByte(isolate, reinterpret_cast<uint8_t*>(units.data()), 0, text->Length(),
+                     v8::String::NO_NULL_TERMINATION);
+  return units;
+}
+
+// `bytes` as a string of one code unit per byte; throws RangeError (and
+// sets nothing) past V8's longest string.
+void ReturnOneByteString(const v8::FunctionCallbackInfo<v8::Value>& info, const std::string& bytes) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::String> text;
+  if (bytes.size() > static_cast<std::size_t>(v8::String::kMaxLength) ||
+      !v8::String::NewFromOneByte(isolate, reinterpret_cast<const uint8_t*>(bytes.data()),
+                                  v8::NewStringType::kNormal, static_cast<int>(bytes.size()))
+           .ToLocal(&text)) {
+    isolate->ThrowException(v8::Exception::RangeError(V8String(isolate, "Invalid string length")));
+    return;
+  }
+  info.GetReturnValue().Set(text);
+}
+
+// base64Encode(string) -> its base64 (btoa), or undefined when a code unit
+// is above 0xFF.
+void Base64Encode(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsString()) return;
+  std::optional<std::string> units = OneByteUnits(info.GetIsolate(), info[0].As<v8::String>());
+  if (!units) return;
+  const auto* in = reinterpret_cast<const uint8_t*>(units->data());
+  const std::size_t n = units->size();
+  // (Written through a pointer: std::string's push_back is an out-of-line
+  // call per character with libstdc++.)
+  std::string out((n + 2) / 3 * 4, '\0');
+  char* o = out.data();
+  std::size_t i = 0;
+  for (; i + 2 < n; i += 3) {
+    const uint32_t triple = (uint32_t{in[i]} << 16) | (uint32_t{in[i + 1]} << 8) | in[i + 2];
+    *o++ = kBase64Alphabet[triple >> 18];
+    *o++ = kBase64Alphabet[(triple >> 12) & 63];
+    *o++ = kBase64Alphabet[(triple >> 6) & 63];
+    *o++ = kBase64Alphabet[triple & 63];
+  }
+  if (i < n) {
+    const uint32_t pair = (uint32_t{in[i]} << 16) | (i + 1 < n ? uint32_t{in[i + 1]} << 8 : 0);
+    *o++ = kBase64Alphabet[pair >> 18];
+    *o++ = kBase64Alphabet[(pair >> 12) & 63];
+    *o++ = i + 1 < n ? kBase64Alphabet[(pair >> 6) & 63] : '=';
+    *o++ = '=';
+  }
+  ReturnOneByteString(info, out);
+}
+
+// base64Decode(string) -> the bytes as a binary string (atob), or undefined
+// when it is not forgiving-base64 (https://infra.spec.whatwg.org/#forgiving-base64-decode).
+void Base64Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsString()) return;
+  std::optional<std::string> units = OneByteUnits(info.GetIsolate(), info[0].As<v8::String>());
+  if (!units) return;  // a code point above 0xFF is no base64 character
+  // Step 1: ASCII whitespace goes; the rest become 6-bit values, with '='
+  // counted (only trailing ones can be valid, checked in step 2).
+  // (Written in place, through pointers: std::string's push_back is an
+  // out-of-line call per character with libstdc++.)
+  uint8_t* const v = reinterpret_cast<uint8_t*>(units->data());
+  std::size_t length = 0;
+  std::size_t padding = 0;
+  for (const uint8_t c : std::string_view(*units)) {
+    if (c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D || c == 0x20) continue;
+    if (c == '=') {
+      ++padding;
+      continue;
+    }
+    // Step 4: anything but + / and ASCII alphanumerics (a '=' before it too).
+    if (kBase64Values[c] < 0 || padding > 0) return;
+    v[length++] = static_cast<uint8_t>(kBase64Values[c]);
+  }
+  // Steps 2-3: one or two '=' only when they make the length a multiple of
+  // 4; a length of 1 modulo 4 is never valid.
+  if (padding > 2 || (padding > 0 && (length + padding) % 4 != 0) || length % 4 == 1) return;
+  std::string out(length / 4 * 3 + (length % 4 == 0 ? 0 : length % 4 - 1), '\0');
+  char* o = out.data();
+  std::size_t i = 0;
+  for (; i + 3 < length; i += 4) {
+    const uint32_t quad = (uint32_t{v[i]} << 18) | (uint32_t{v[i + 1]} << 12) |
+                          (uint32_t{v[i + 2]} << 6) | v[i + 3];
+    *o++ = static_cast<char>(quad >> 16);
+    *o++ = static_cast<char>((quad >> 8) & 0xFF);
+    *o++ = static_cast<char>(quad & 0xFF);
+  }
+  // Steps 5-8 for the rest: 2 or 3 values give 1 or 2 bytes (extra bits
+  // discarded).
+  if (length - i >= 2) {
+    const uint32_t rest = (uint32_t{v[i]} << 18) | (uint32_t{v[i + 1]} << 12) |
+                          (length - i == 3 ? uint32_t{v[i + 2]} << 6 : 0);
+    *o++ = static_cast<char>(rest >> 16);
+    if (length - i == 3) *o++ = static_cast<char>((rest >> 8) & 0xFF);
+  }
+  ReturnOneByteString(info, out);
+}
+
 }  // namespace
 
 std::span<const HostFunction> EncodingFunctions() {
@@ -208,6 +324,8 @@ std::span<const HostFunction> EncodingFunctions() {
       {"utf8Encode", Utf8Encode},
       {"utf8EncodeInto", Utf8EncodeInto},
       {"utf8Decode", Utf8Decode},
+      {"base64Encode", Base64Encode},
+      {"base64Decode", Base64Decode},
   };
   return kFunctions;
 }
