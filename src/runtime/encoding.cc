@@ -138,8 +138,11 @@ void Utf8EncodeInto(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(result);
 }
 
-// utf8Decode(bytes, fatal, stream) -> [string, consumedBytes]; throws a
-// TypeError for invalid input when `fatal`.
+// utf8Decode(bytes, fatal, stream) -> the string when every byte was used,
+// else [string, consumedBytes] (streaming, an incomplete sequence at the
+// end); throws a TypeError for invalid input when `fatal`. (A plain string in
+// the common case: making the array through the API cost more than decoding
+// a short text.)
 void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
@@ -164,6 +167,10 @@ void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
                                v8::NewStringType::kNormal, static_cast<int>(usable))
            .ToLocal(&text)) {
     isolate->ThrowException(v8::Exception::RangeError(V8String(isolate, "Invalid string length")));
+    return;
+  }
+  if (usable == size) {
+    info.GetReturnValue().Set(text);
     return;
   }
   v8::Local<v8::Array> result = v8::Array::New(isolate, 2);

@@ -155,7 +155,14 @@ class TextDecoder {
     let consumed;
     if (this.#encoding === 'utf-8') {
       try {
-        [text, consumed] = host.utf8Decode(bytes, this.#fatal, stream);
+        const decoded = host.utf8Decode(bytes, this.#fatal, stream);
+        if (typeof decoded === 'string') {
+          text = decoded;
+          consumed = bytes.length;
+        } else {
+          text = decoded[0];
+          consumed = decoded[1];
+        }
       } catch (error) {
         this.#bomSeen = false;
         throw error;
