@@ -1,7 +1,8 @@
-// TextEncoder/TextDecoder natives (js/encoding.js): UTF-8 through V8's own
-// WHATWG-conformant UTF-8 codec, plus a validator for `fatal` decoders and
-// the boundary of an incomplete sequence for streaming; and the base64 of
-// btoa/atob.
+// TextEncoder/TextDecoder natives (js/encoding.js): UTF-8 encoding and the
+// decoding of ASCII and of invalid input through V8's own WHATWG-conformant
+// UTF-8 codec, a faster decoder of valid non-ASCII text that is also the
+// check for `fatal` decoders, and the boundary of an incomplete sequence for
+// streaming; and the base64 of btoa/atob.
 // https://encoding.spec.whatwg.org/
 #include "runtime/encoding.h"
 
