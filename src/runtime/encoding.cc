@@ -102,23 +102,14 @@ std::size_t FirstNonAscii(const uint8_t* data, std::size_t size) {
 // is mostly ASCII.)
 bool DecodeValidUtf8(const uint8_t* data, std::size_t size, std::size_t start, std::u16string* out) {
   out->resize(size);  // never more code units than bytes
-  char16_t* o = out->data();
-  for (std::size_t k = 0; k < start; ++k) *o++ = data[k];
+  char16_t* o = std::copy(data, data + start, out->data());
   std::size_t i = start;
   while (i < size) {
-    for (; i + 8 <= size; i += 8) {
-      uint64_t word;
-      std::memcpy(&word, data + i, 8);
-      if ((word & 0x8080808080808080ULL) != 0) break;
-      for (int k = 0; k < 8; ++k) *o++ = data[i + k];
-    }
+    const std::size_t ascii = FirstNonAscii(data + i, size - i);
+    o = std::copy(data + i, data + i + ascii, o);
+    i += ascii;
     if (i >= size) break;
     const uint8_t c = data[i];
-    if (c < 0x80) {
-      *o++ = c;
-      ++i;
-      continue;
-    }
     const std::optional<Utf8Lead> lead = LeadOf(c);
     if (!lead) return false;
     const std::size_t need = lead->continuations;
