@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/data_url.h"
 #include "runtime/v8_util.h"
 
 namespace hostloop::runtime {
@@ -263,14 +264,6 @@ void ViewBytes(const v8::FunctionCallbackInfo<v8::Value>& info) {
 constexpr char kBase64Alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-// Each byte's 6-bit value in kBase64Alphabet, or -1.
-constexpr std::array<int8_t, 256> kBase64Values = [] {
-  std::array<int8_t, 256> values{};
-  values.fill(-1);
-  for (int i = 0; i < 64; ++i) values[static_cast<unsigned char>(kBase64Alphabet[i])] = static_cast<int8_t>(i);
-  return values;
-}();
-
 // A string's code units, when every one is at most 0xFF (a "binary string").
 std::optional<std::string> OneByteUnits(v8::Isolate* isolate, v8::Local<v8::String> text) {
   if (!text->ContainsOnlyOneByte()) return std::nullopt;
@@ -331,45 +324,8 @@ void Base64Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (info.Length() < 1 || !info[0]->IsString()) return;
   std::optional<std::string> units = OneByteUnits(info.GetIsolate(), info[0].As<v8::String>());
   if (!units) return;  // a code point above 0xFF is no base64 character
-  // Step 1: ASCII whitespace goes; the rest become 6-bit values, with '='
-  // counted (only trailing ones can be valid, checked in step 2).
-  // (Written in place, through pointers: std::string's push_back is an
-  // out-of-line call per character with libstdc++.)
-  uint8_t* const v = reinterpret_cast<uint8_t*>(units->data());
-  std::size_t length = 0;
-  std::size_t padding = 0;
-  for (const uint8_t c : std::string_view(*units)) {
-    if (c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D || c == 0x20) continue;
-    if (c == '=') {
-      ++padding;
-      continue;
-    }
-    // Step 4: anything but + / and ASCII alphanumerics (a '=' before it too).
-    if (kBase64Values[c] < 0 || padding > 0) return;
-    v[length++] = static_cast<uint8_t>(kBase64Values[c]);
-  }
-  // Steps 2-3: one or two '=' only when they make the length a multiple of
-  // 4; a length of 1 modulo 4 is never valid.
-  if (padding > 2 || (padding > 0 && (length + padding) % 4 != 0) || length % 4 == 1) return;
-  std::string out(length / 4 * 3 + (length % 4 == 0 ? 0 : length % 4 - 1), '\0');
-  char* o = out.data();
-  std::size_t i = 0;
-  for (; i + 3 < length; i += 4) {
-    const uint32_t quad = (uint32_t{v[i]} << 18) | (uint32_t{v[i + 1]} << 12) |
-                          (uint32_t{v[i + 2]} << 6) | v[i + 3];
-    *o++ = static_cast<char>(quad >> 16);
-    *o++ = static_cast<char>((quad >> 8) & 0xFF);
-    *o++ = static_cast<char>(quad & 0xFF);
-  }
-  // Steps 5-8 for the rest: 2 or 3 values give 1 or 2 bytes (extra bits
-  // discarded).
-  if (length - i >= 2) {
-    const uint32_t rest = (uint32_t{v[i]} << 18) | (uint32_t{v[i + 1]} << 12) |
-                          (length - i == 3 ? uint32_t{v[i + 2]} << 6 : 0);
-    *o++ = static_cast<char>(rest >> 16);
-    if (length - i == 3) *o++ = static_cast<char>((rest >> 8) & 0xFF);
-  }
-  ReturnOneByteString(info, out);
+  std::optional<std::string> bytes = ForgivingBase64Decode(std::move(*units));
+  if (bytes) ReturnOneByteString(info, *bytes);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "runtime/data_url.h"
+
 namespace hostloop::runtime {
 namespace {
 
@@ -287,13 +289,21 @@ base::Result<std::string> ParseUrl(std::string_view input, std::string_view base
   if (colon > 0) {
     const std::string scheme = AsciiLower(text.substr(0, colon));
     if (scheme == "hostloop") return "hostloop:" + std::string(text.substr(colon + 1));
+    // A data: URL has an opaque path: kept as written (what the data: URL
+    // processor reads back is the same either way).
+    if (scheme == "data") return "data:" + std::string(text.substr(colon + 1));
     if (scheme != "file") {
-      return base::Error{
-          0, "unsupported URL scheme '" + scheme + ":' (hostloop loads file: and hostloop: URLs)"};
+      return base::Error{0, "unsupported URL scheme '" + scheme +
+                                ":' (hostloop loads file:, data: and hostloop: URLs)"};
     }
     return ParseFileUrl(text.substr(colon + 1), SplitFileUrl(base_url));
   }
   std::optional<FileUrlParts> base = SplitFileUrl(base_url);
+  if (!base && IsDataUrl(base_url)) {
+    return base::Error{0, "a relative URL ('" + std::string(input) +
+                              "') cannot be resolved against a data: URL, which has no path: "
+                              "use an absolute URL"};
+  }
   if (!base)
     return base::Error{
         0, "cannot resolve '" + std::string(input) + "' against " + std::string(base_url)};

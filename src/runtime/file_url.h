@@ -19,13 +19,14 @@ base::Result<std::string> FileUrlToPath(std::string_view url);
 // Parses `input` as a URL against `base_url` with the WHATWG URL parser's
 // rules for the two schemes hostloop loads: file: (dot segments, '\\' as
 // '/', percent-encoding of path, query and fragment, localhost as no host;
-// Windows drive letters are not special) and hostloop: (kept as written).
-// Errors for other schemes and for file: URLs naming a remote host.
+// Windows drive letters are not special), and hostloop: and data: (kept as
+// written). Errors for other schemes, for file: URLs naming a remote host,
+// and for relative input against a base that is not a file: URL.
 base::Result<std::string> ParseUrl(std::string_view input, std::string_view base_url);
 // Resolves an import specifier against the importing module's URL as HTML
 // does (https://html.spec.whatwg.org/#resolve-a-module-specifier, without
 // import maps): "/", "./" and "../" prefixes are URLs relative to the
-// base, anything else must be an absolute file: or hostloop: URL; bare
+// base, anything else must be an absolute file:, data: or hostloop: URL; bare
 // specifiers ("lodash") and other schemes are errors that say why.
 base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::string_view base_url);
 // Makes a path absolute against the current directory and removes "." and

@@ -7,6 +7,7 @@
 
 #include "base/check.h"
 #include "base/file_util.h"
+#include "runtime/data_url.h"
 #include "runtime/file_url.h"
 #include "runtime/runtime.h"
 #include "runtime/v8_util.h"
@@ -66,6 +67,34 @@ bool EndsWith(const std::string& text, std::string_view suffix) {
   std::size_t cut = text.find_first_of("?#");
   std::string_view path = std::string_view(text).substr(0, cut);
   return path.size() >= suffix.size() && path.substr(path.size() - suffix.size()) == suffix;
+}
+
+// The text of a data: URL module. HTML checks a module script's MIME type
+// whatever its scheme: JavaScript for a JavaScript module, JSON for one
+// imported with type 'json'. The body is UTF-8 (a BOM dropped).
+bool ReadDataUrlModule(v8::Isolate* isolate, const std::string& url, bool json,
+                       const std::string& imported_from, const std::string& where,
+                       std::string* text) {
+  base::Result<DataUrlContents> contents = ProcessDataUrl(url);
+  if (!contents.ok()) {
+    const std::string message =
+        "Cannot load module '" + url + "'" + imported_from + ": " + contents.error().message;
+    isolate->ThrowException(MakeLoadError(isolate, message, where, /*type_error=*/true));
+    return false;
+  }
+  const std::string& essence = contents.value().mime_essence;
+  if (json ? !IsJsonMimeEssence(essence) : !IsJavaScriptMimeEssence(essence)) {
+    isolate->ThrowException(MakeLoadError(
+        isolate,
+        "Cannot load module '" + url + "'" + imported_from + ": expected a " +
+            (json ? "JSON" : "JavaScript") + " MIME type, but the data: URL's type is '" + essence +
+            "' (module scripts are checked strictly, as HTML says)",
+        where, /*type_error=*/true));
+    return false;
+  }
+  *text = std::move(contents.value().body);
+  base::StripUtf8Bom(*text);
+  return true;
 }
 
 bool IsIdentifierChar(char c) {
@@ -252,6 +281,9 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
   std::string text;
   if (source) {
     text = *source;
+  } else if (IsDataUrl(url)) {
+    const bool json = type == ModuleType::kJson;
+    if (!ReadDataUrlModule(isolate, url, json, imported_from, where, &text)) return {};
   } else {
     base::Result<std::string> path = FileUrlToPath(url);
     if (!path.ok()) {
@@ -298,7 +330,7 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
     return module;
   }
 
-  if (!source && EndsWith(url, ".json")) {
+  if (!source && !IsDataUrl(url) && EndsWith(url, ".json")) {
     // Static imports accept `assert` and `with`; V8 10.2 reads only `assert`
     // from import()'s options.
     std::string how =
@@ -490,7 +522,10 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
   std::string referrer = resource_name->IsString() ? StdString(isolate, resource_name) : "";
   // A string timer handler carries the URL of the script that set the timer
   // (HTML: the initiating script's base URL) in its host-defined options.
-  if (referrer.rfind("file://", 0) != 0 && !host_defined_options.IsEmpty() &&
+  const auto has_own_url = [](const std::string& url) {
+    return url.rfind("file://", 0) == 0 || IsDataUrl(url);
+  };
+  if (!has_own_url(referrer) && !host_defined_options.IsEmpty() &&
       host_defined_options->IsFixedArray()) {
     v8::Local<v8::PrimitiveArray> options = host_defined_options.As<v8::PrimitiveArray>();
     if (options->Length() > 0) {
@@ -499,7 +534,7 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
     }
   }
   // Code with no file of its own (the REPL, -e): the current directory.
-  if (referrer.rfind("file://", 0) != 0) referrer = CurrentDirectoryUrl();
+  if (!has_own_url(referrer)) referrer = CurrentDirectoryUrl();
   std::string spec = StdString(isolate, specifier);
   std::string unsupported;
   bool json = AssertedJson(context, import_assertions, 2, &unsupported);

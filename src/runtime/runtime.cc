@@ -10,6 +10,7 @@
 #include "base/check.h"
 #include "base/file_util.h"
 #include "runtime/broadcast_channel.h"
+#include "runtime/data_url.h"
 #include "runtime/file_url.h"
 #include "runtime/fs_module.h"
 #include "runtime/host_bindings.h"
@@ -282,19 +283,30 @@ void Runtime::MainSettled(bool ok) {
   if (options_.delegate != nullptr) options_.delegate->OnMainSettled(ok);
 }
 
+namespace {
+
+// A classic script's text: a file's, or a data: URL's body (HTML checks the
+// MIME type of classic worker scripts for HTTP(S) responses only). Errors
+// name the path or the URL.
+base::Result<std::string> ReadClassicScript(const std::string& url) {
+  if (IsDataUrl(url)) {
+    base::Result<DataUrlContents> contents = ProcessDataUrl(url);
+    if (!contents.ok()) return base::Error{0, url + ": " + contents.error().message};
+    return std::move(contents.value().body);
+  }
+  base::Result<std::string> path = FileUrlToPath(url);
+  if (!path.ok()) return path.error();
+  return base::ReadFileToString(path.value());
+}
+
+}  // namespace
+
 bool Runtime::RunClassicScript(const std::string& url, bool is_main) {
   v8::Local<v8::Context> context = this->context();
-  base::Result<std::string> path = FileUrlToPath(url);
-  if (!path.ok()) {
-    ThrowTypeError(isolate_, path.error().message);
-    return false;
-  }
-  base::Result<std::string> text = base::ReadFileToString(path.value());
+  base::Result<std::string> text = ReadClassicScript(url);
   if (!text.ok()) {
-    ThrowDOMException(
-        isolate_,
-        V8String(isolate_, "Cannot load script '" + path.value() + "': " + text.error().message),
-        "NetworkError");
+    ThrowDOMException(isolate_, V8String(isolate_, "Cannot load script: " + text.error().message),
+                      "NetworkError");
     return false;
   }
   base::StripUtf8Bom(text.value());

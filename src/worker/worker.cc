@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "runtime/data_url.h"
 #include "runtime/file_url.h"
 #include "runtime/host_bindings.h"
 #include "runtime/serializer.h"
@@ -487,10 +488,11 @@ void WorkerCreate(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string base =
       runtime->base_url().empty() ? runtime::CurrentDirectoryUrl() : runtime->base_url();
   base::Result<std::string> resolved = runtime::ParseUrl(url, base);
-  if (!resolved.ok() || resolved.value().rfind("file://", 0) != 0) {
+  if (!resolved.ok() ||
+      (resolved.value().rfind("file://", 0) != 0 && !runtime::IsDataUrl(resolved.value()))) {
     ThrowSyntaxErrorDOMException(
         isolate, "Failed to construct 'Worker': The script URL '" + url +
-                     "' is invalid or not supported (hostloop runs file: workers)." +
+                     "' is invalid or not supported (hostloop runs file: and data: workers)." +
                      (resolved.ok() ? "" : " " + resolved.error().message));
     return;
   }
