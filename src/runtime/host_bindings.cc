@@ -515,6 +515,10 @@ void SetRunHostProperties(Runtime* runtime, v8::Local<v8::Object> host) {
         ->CreateDataProperty(context, V8Symbol(isolate, "type"),
                              V8String(isolate, runtime->options().worker->type))
         .FromMaybe(false);
+    worker
+        ->CreateDataProperty(context, V8Symbol(isolate, "url"),
+                             V8String(isolate, runtime->options().worker->url))
+        .FromMaybe(false);
     host->CreateDataProperty(context, V8Symbol(isolate, "workerInfo"), worker).FromMaybe(false);
   }
 }

@@ -92,6 +92,7 @@ enum class ExtensionSlot { kWorkers, kBroadcastChannels, kCount };
 struct WorkerInfo {
   std::string name;
   std::string type;  // "module" or "classic"
+  std::string url;   // the worker script's URL (self.location)
 };
 
 struct RuntimeOptions {

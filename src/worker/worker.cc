@@ -497,7 +497,7 @@ void WorkerCreate(const v8::FunctionCallbackInfo<v8::Value>& info) {
     return;
   }
   runtime::WorkerInfo worker_info{runtime::StdString(isolate, info[3]),
-                                  runtime::StdString(isolate, info[2])};
+                                  runtime::StdString(isolate, info[2]), resolved.value()};
   WorkerHost* host = WorkerRegistry::For(runtime).Create(runtime, info[0].As<v8::Object>());
   host->Start(resolved.value(), worker_info);
   info.GetReturnValue().Set(v8::Number::New(isolate, static_cast<double>(host->id())));

@@ -7,6 +7,7 @@
 // https://html.spec.whatwg.org/multipage/workers.html#importing-scripts-and-libraries
 
 import { test, assert, assertEquals, assertThrows } from './lib/assert.mjs';
+import { readFile } from 'hostloop:fs';
 import { fixture, nextMessage, request, collect, within, settle } from './fixtures/workers/harness.mjs';
 
 await test('W1 a module worker from a URL object gets its name, self.postMessage and self.onmessage', async () => {
@@ -96,6 +97,36 @@ await test('W1 a classic worker (the default type) runs importScripts in order, 
     assertEquals(await request(worker, [1, 'two']), [1, 'two']);
   } finally {
     worker.terminate();
+  }
+});
+
+await test('W1 self is a DedicatedWorkerGlobalScope and WorkerGlobalScope; self.location is a WorkerLocation of the script URL', async () => {
+  // A classic worker from a file (how Emscripten's output finds its
+  // directory: self.location.href) and a module worker from a data: URL.
+  const file = fixture('global_probe.js');
+  const dataUrl = 'data:text/javascript,' + encodeURIComponent(await readFile(file.pathname, 'utf8'));
+  const common = {
+    chain: ['DedicatedWorkerGlobalScope', 'WorkerGlobalScope', 'EventTarget', 'Object'],
+    isWorkerGlobalScope: true,
+    isDedicated: true,
+    interfacesHidden: true,
+    illegal: ['TypeError', 'TypeError', 'TypeError'],
+    locationGetter: 'function',
+    locationSetter: 'undefined',
+    sameLocation: true,
+    tag: '[object WorkerLocation]',
+    brand: 'TypeError',
+  };
+  for (const [url, type, parts] of [
+    [`${file.href}?q=1#h`, 'classic', [`${file.href}?q=1#h`, `${file.href}?q=1#h`, 'null', 'file:', '', '', '', file.pathname, '?q=1', '#h']],
+    [dataUrl, 'module', [dataUrl, dataUrl, 'null', 'data:', '', '', '', dataUrl.slice(5), '', '']],
+  ]) {
+    const worker = new Worker(url, { type });
+    try {
+      assertEquals(await nextMessage(worker), { ...common, parts }, `${type} worker`);
+    } finally {
+      worker.terminate();
+    }
   }
 });
 

@@ -7,6 +7,7 @@
 const TypeError = global.TypeError;
 const ReflectApply = Reflect.apply;
 const ObjectDefineProperty = Object.defineProperty;
+const ObjectSetPrototypeOf = Object.setPrototypeOf;
 const EventTarget = global.EventTarget;
 const ErrorEvent = global.ErrorEvent;
 
@@ -113,7 +114,57 @@ internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
   });
   internals.defineEventHandler(global, 'message');
   internals.defineEventHandler(global, 'messageerror');
-  ObjectDefineProperty(Object.getPrototypeOf(global), Symbol.toStringTag, {
-    value: 'DedicatedWorkerGlobalScope', configurable: true,
-  });
+
+  // The interfaces of the global (`self instanceof WorkerGlobalScope` is how
+  // libraries tell a worker) and self.location.
+  const location = new WorkerLocation(kConstructLocation, info.url);
+  class WorkerGlobalScope extends EventTarget {
+    constructor() {
+      throw new TypeError('Illegal constructor');
+    }
+    get location() {
+      return location;
+    }
+  }
+  class DedicatedWorkerGlobalScope extends WorkerGlobalScope {
+    constructor() {
+      throw new TypeError('Illegal constructor');
+    }
+  }
+  ObjectDefineProperty(WorkerGlobalScope.prototype, 'location', { enumerable: true });
+  ObjectSetPrototypeOf(global, DedicatedWorkerGlobalScope.prototype);
+  for (const [name, value] of [['WorkerGlobalScope', WorkerGlobalScope],
+    ['DedicatedWorkerGlobalScope', DedicatedWorkerGlobalScope], ['WorkerLocation', WorkerLocation]]) {
+    ObjectDefineProperty(value.prototype, Symbol.toStringTag, { value: name, configurable: true });
+    ObjectDefineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
+  }
 };
+
+// https://html.spec.whatwg.org/multipage/workers.html#worker-locations: the
+// worker script's URL, read only.
+const kConstructLocation = Symbol('WorkerLocation');
+const URLCtor = global.URL;
+class WorkerLocation {
+  #url;
+  constructor(key, url) {
+    if (key !== kConstructLocation) throw new TypeError('Illegal constructor');
+    this.#url = new URLCtor(url);
+  }
+  static #urlOf(location) {
+    if (!(#url in location)) throw new TypeError('Illegal invocation');
+    return location.#url;
+  }
+  get href() { return WorkerLocation.#urlOf(this).href; }
+  get origin() { return WorkerLocation.#urlOf(this).origin; }
+  get protocol() { return WorkerLocation.#urlOf(this).protocol; }
+  get host() { return WorkerLocation.#urlOf(this).host; }
+  get hostname() { return WorkerLocation.#urlOf(this).hostname; }
+  get port() { return WorkerLocation.#urlOf(this).port; }
+  get pathname() { return WorkerLocation.#urlOf(this).pathname; }
+  get search() { return WorkerLocation.#urlOf(this).search; }
+  get hash() { return WorkerLocation.#urlOf(this).hash; }
+  toString() { return WorkerLocation.#urlOf(this).href; }
+}
+for (const name of ['href', 'origin', 'protocol', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'toString']) {
+  ObjectDefineProperty(WorkerLocation.prototype, name, { enumerable: true });
+}
