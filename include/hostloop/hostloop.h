@@ -63,9 +63,32 @@ void DefineModule(const std::string& name, ModuleFactory factory);
 using JsonFunction = std::function<std::string(const std::string& arguments_json)>;
 void DefineJsonModule(const std::string& name, std::map<std::string, JsonFunction> functions);
 
+namespace runtime {
+class RemoteStop;
+}  // namespace runtime
+
+// Stops a Runtime from any thread: the watchdog for a script that never
+// gives its thread back (`while (true) {}` blocks the home thread, so
+// nothing on it can stop the runtime). Copyable and thread-safe; it may
+// outlive its runtime (Stop() then does nothing).
+class RuntimeStopper {
+ public:
+  // The running JavaScript is terminated, none of the runtime's work runs
+  // afterwards, and at the Looper's next entry the runtime stops as after
+  // an uncaught error: stopped() is true, exit_code() is `exit_code`, and
+  // Run() returns. Only the first call counts. Destroy the runtime on its
+  // home thread as usual afterwards.
+  void Stop(int exit_code = 1) const;
+
+ private:
+  friend class Runtime;
+  explicit RuntimeStopper(std::shared_ptr<runtime::RemoteStop> stop) : stop_(std::move(stop)) {}
+  std::shared_ptr<runtime::RemoteStop> stop_;
+};
+
 // All of a Runtime's methods are for its home thread, the thread that
 // created it (a call from another thread is a CHECK failure). Other threads
-// reach it through its Looper's remote().
+// reach it through its Looper's remote(), and stop it through stopper().
 class Runtime {
  public:
   struct Options {
@@ -105,6 +128,8 @@ class Runtime {
   // Whether the runtime stopped itself (an uncaught error with the default
   // policy); its entries no longer run.
   bool stopped() const;
+  // A handle other threads can stop this runtime with (see RuntimeStopper).
+  RuntimeStopper stopper() const;
 
   // For embedders who speak V8 (home thread; the context is entered).
   v8::Isolate* isolate() const;

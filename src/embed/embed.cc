@@ -189,6 +189,10 @@ int Runtime::exit_code() {
 
 bool Runtime::stopped() const { return impl_->Home().stopping(); }
 
+RuntimeStopper Runtime::stopper() const { return RuntimeStopper(impl_->Home().remote_stop()); }
+
+void RuntimeStopper::Stop(int exit_code) const { stop_->Request(exit_code); }
+
 v8::Isolate* Runtime::isolate() const { return impl_->Home().isolate(); }
 
 v8::Local<v8::Context> Runtime::context() const { return impl_->Home().context(); }

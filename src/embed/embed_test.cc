@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <v8.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -189,6 +190,52 @@ TEST(Embed, ACxxExceptionFromANativeFunctionBecomesAJsError) {
 
 // A Runtime used from another thread than the one that created it stops
 // the process with a message, not a data race inside V8.
+// What the embed_test_watchdog module's functions saw.
+std::atomic<bool> g_endless_loop_entered{false};
+std::atomic<int> g_calls_after_stop{0};
+
+TEST(Embed, RuntimeStopperEndsAnEndlessLoopFromAnotherThread) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  hostloop::RuntimeStopper stopper = runtime->stopper();
+  // A timer spins for ever; a second one, due as soon, and a microtask it
+  // queues first, must not run once the stop is requested.
+  ASSERT_TRUE(runtime->EvaluateModule(
+      "import { entered, after } from 'hostloop:embed_test_watchdog';\n"
+      "setTimeout(() => { queueMicrotask(after); entered(); for (;;) {} }, 0);\n"
+      "setTimeout(after, 0);\n"));
+  std::thread watchdog([&] {
+    while (!g_endless_loop_entered.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    stopper.Stop(7);
+    stopper.Stop(9);  // only the first request counts
+  });
+  looper->Run();  // returns only once the runtime stopped
+  watchdog.join();
+  EXPECT_TRUE(runtime->stopped());
+  EXPECT_EQ(runtime->exit_code(), 7);
+  EXPECT_EQ(g_calls_after_stop.load(), 0);
+  runtime.reset();
+  stopper.Stop(1);  // after the runtime: nothing
+}
+
+TEST(Embed, RuntimeStopperStopsAnIdleRuntime) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  // An hour's timer would keep the loop asleep (and alive) until then.
+  ASSERT_TRUE(runtime->EvaluateModule("setTimeout(() => {}, 3600 * 1000);"));
+  hostloop::RuntimeStopper stopper = runtime->stopper();
+  std::thread watchdog([stopper] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stopper.Stop(3);
+  });
+  looper->Run();
+  watchdog.join();
+  EXPECT_TRUE(runtime->stopped());
+  EXPECT_EQ(runtime->exit_code(), 3);
+}
+
 TEST(EmbedDeathTest, RuntimeUsedOffItsHomeThreadChecks) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   auto looper = std::move(hostloop::Looper::Create()).value();
@@ -278,6 +325,20 @@ int main(int argc, char** argv) {
           {"destroy",
            [](const std::string&) {
              g_runtime_to_destroy->reset();
+             return std::string();
+           }},
+      });
+  hostloop::DefineJsonModule(
+      "embed_test_watchdog",
+      {
+          {"entered",
+           [](const std::string&) {
+             g_endless_loop_entered = true;
+             return std::string();
+           }},
+          {"after",
+           [](const std::string&) {
+             ++g_calls_after_stop;
              return std::string();
            }},
       });

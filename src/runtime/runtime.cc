@@ -72,6 +72,12 @@ base::Result<void> Runtime::Initialize() {
   // Registered before Initialize: V8 asks for the foreground runner inside
   // it, and whatever it posts then waits in the unbound loop (L2).
   runtime_key_ = platform->RegisterIsolate(isolate_, event_loop_);
+  {
+    base::MutexLock lock(remote_stop_->mutex_);
+    remote_stop_->runtime_ = this;
+    remote_stop_->isolate_ = isolate_;
+    remote_stop_->looper_ = looper_->remote();
+  }
   v8::Isolate::CreateParams params;
   // Shared with every backing store the isolate allocates: a buffer may
   // outlive its isolate (a SharedArrayBuffer another thread still uses, the
@@ -147,6 +153,12 @@ Runtime::~Runtime() {
   for (auto& extension : extensions_) extension.reset();
   NoteRuntimeEnded();
   stopping_ = true;
+  {
+    // Other threads' stop requests do nothing from now on.
+    base::MutexLock lock(remote_stop_->mutex_);
+    remote_stop_->runtime_ = nullptr;
+    remote_stop_->isolate_ = nullptr;
+  }
   if (isolate_ == nullptr) return;
   {
     v8::HandleScope scope(isolate_);
@@ -568,7 +580,7 @@ void Runtime::PrintError(v8::Local<v8::Value> exception, v8::Local<v8::Message> 
 v8::MaybeLocal<v8::Value> Runtime::CallAndReport(v8::Local<v8::Function> function,
                                                  v8::Local<v8::Value> receiver, int argc,
                                                  v8::Local<v8::Value> argv[]) {
-  if (stopping_) return {};
+  if (stopping()) return {};
   // No handle scope of its own: Function::Call has one inside, and the
   // result lands in the caller's (these calls run every task).
   v8::TryCatch try_catch(isolate_);
@@ -606,6 +618,27 @@ void Runtime::Stop(int exit_code) {
   });
 }
 
+void RemoteStop::Request(int exit_code) {
+  base::MutexLock lock(mutex_);
+  if (runtime_ == nullptr || requested_.exchange(true, std::memory_order_relaxed)) return;
+  // The stop itself happens on the home thread, where the runtime lives and
+  // dies: it is still there if this entry finds it registered. Posted
+  // before the JS is terminated, so that the pending post keeps the Looper
+  // running until it has stopped the runtime.
+  looper_->Post([stop = weak_from_this(), exit_code] {
+    std::shared_ptr<RemoteStop> alive = stop.lock();
+    if (!alive) return;
+    Runtime* runtime;
+    {
+      base::MutexLock lock(alive->mutex_);
+      runtime = alive->runtime_;
+    }
+    if (runtime != nullptr) runtime->Stop(exit_code);
+  });
+  // Stops JS even inside an endless loop (as a worker's terminate() does).
+  isolate_->TerminateExecution();
+}
+
 Runtime::StopDeferral::~StopDeferral() {
   if (--runtime_->stop_deferrals_ > 0 || !runtime_->deferred_exit_code_) return;
   const int exit_code = *runtime_->deferred_exit_code_;
@@ -624,7 +657,7 @@ void Runtime::CheckpointUnlessNested() {
 }
 
 void Runtime::Checkpoint() {
-  if (stopping_ || in_checkpoint_) return;
+  if (stopping() || in_checkpoint_) return;
   in_checkpoint_ = true;
   v8::HandleScope scope(isolate_);
   isolate_->PerformMicrotaskCheckpoint();

@@ -10,6 +10,7 @@
 
 #include <v8.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/thread_annotations.h"
 #include "loop/event_loop.h"
 #include "loop/looper.h"
 #include "v8/host_platform.h"
@@ -117,6 +119,31 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitUncaught = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitUnsettledTopLevelAwait = 13;
+
+class Runtime;
+
+// How other threads stop a runtime, even while its JavaScript is stuck in an
+// endless loop (the embedding API's RuntimeStopper). Shared by the runtime
+// and the handles given out: a request after the runtime is gone does
+// nothing.
+class RemoteStop : public std::enable_shared_from_this<RemoteStop> {
+ public:
+  // Thread-safe. The running JavaScript is terminated, no entry of the
+  // runtime runs afterwards, and its home thread stops it with `exit_code`
+  // (Runtime::Stop) in its next entry. Only the first request counts.
+  void Request(int exit_code);
+  bool requested() const { return requested_.load(std::memory_order_relaxed); }
+
+ private:
+  friend class Runtime;
+  std::atomic<bool> requested_{false};
+  base::Mutex mutex_;
+  // Set while the runtime lives (cleared by ~Runtime on the home thread
+  // before its isolate goes).
+  Runtime* runtime_ GUARDED_BY(mutex_) = nullptr;
+  v8::Isolate* isolate_ GUARDED_BY(mutex_) = nullptr;
+  std::shared_ptr<loop::LooperRemote> looper_ GUARDED_BY(mutex_);
+};
 
 class Runtime {
  public:
@@ -222,7 +249,12 @@ class Runtime {
   // Stops the runtime with `code`: nothing more runs; the loop returns.
   // Inside a StopDeferral, the stop waits until the outermost one ends.
   void Stop(int exit_code);
-  bool stopping() const { return stopping_; }
+  // Also true from the moment another thread asked (RemoteStop) until the
+  // stop itself runs on the home thread: no entry of the runtime runs then.
+  bool stopping() const { return stopping_ || remote_stop_->requested(); }
+
+  // How other threads stop this runtime (see RemoteStop).
+  const std::shared_ptr<RemoteStop>& remote_stop() const { return remote_stop_; }
 
   // While one lives, Stop() is remembered, not done: what is being reported
   // (an unhandled rejection whose listener threw) is printed first.
@@ -335,6 +367,7 @@ class Runtime {
   v8::Global<v8::Promise> main_promise_;
   v8::Global<v8::Module> main_module_;
   bool stopping_ = false;
+  std::shared_ptr<RemoteStop> remote_stop_ = std::make_shared<RemoteStop>();
   int stop_deferrals_ = 0;
   std::optional<int> deferred_exit_code_;  // a Stop() that waits
   bool in_checkpoint_ = false;
