@@ -335,8 +335,11 @@ void NewSerializableDOMException(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<Value> name = info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<Value>();
   Local<Value> message = info.Length() > 1 ? info[1] : v8::Undefined(isolate).As<Value>();
-  info.GetReturnValue().Set(
-      NewSerializableObject(RuntimeOf(info), kSerializableDOMException, name, message));
+  v8::Local<v8::Object> object;
+  if (NewSerializableObject(RuntimeOf(info), kSerializableDOMException, name, message)
+          .ToLocal(&object)) {
+    info.GetReturnValue().Set(object);
+  }
 }
 
 // serializableDOMExceptionParts(value) -> [name, message] | undefined.
@@ -347,9 +350,13 @@ void SerializableDOMExceptionParts(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Local<v8::Array> parts = v8::Array::New(isolate, 2);
   Local<v8::Context> context = isolate->GetCurrentContext();
-  parts->Set(context, 0, object->GetInternalField(kSerializableNameField)).Check();
-  parts->Set(context, 1, object->GetInternalField(kSerializableMessageField)).Check();
-  info.GetReturnValue().Set(parts);
+  // (Own data properties: no setter a script put on Array.prototype runs.)
+  if (parts->CreateDataProperty(context, 0, object->GetInternalField(kSerializableNameField))
+          .FromMaybe(false) &&
+      parts->CreateDataProperty(context, 1, object->GetInternalField(kSerializableMessageField))
+          .FromMaybe(false)) {
+    info.GetReturnValue().Set(parts);
+  }
 }
 
 // setDOMExceptionPrototype(prototype): at realm start (bootstrap.js).

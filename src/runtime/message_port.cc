@@ -372,8 +372,13 @@ void CreateMessageChannel(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   auto [a, b] = PortCore::CreatePair();
-  v8::Local<v8::Object> port1 = MessagePortHandle::NewPort(runtime, std::move(a), false);
-  v8::Local<v8::Object> port2 = MessagePortHandle::NewPort(runtime, std::move(b), false);
+  v8::Local<v8::Object> port1;
+  v8::Local<v8::Object> port2;
+  if (!MessagePortHandle::NewPort(runtime, a, false).ToLocal(&port1)) {
+    b->Close();
+    return;
+  }
+  if (!MessagePortHandle::NewPort(runtime, std::move(b), false).ToLocal(&port2)) return;
   // Both ends live here now: neither is held strongly (a channel created
   // and dropped in a loop is garbage at once).
   MessagePortHandle::FromObject(isolate, port1)->UpdateLiveness();
@@ -476,15 +481,22 @@ v8::Local<v8::FunctionTemplate> MessagePortHandle::Template(Runtime* runtime) {
   return runtime->message_port_template().Get(runtime->isolate());
 }
 
-v8::Local<v8::Object> MessagePortHandle::NewPort(Runtime* runtime, std::shared_ptr<PortCore> core,
-                                                 bool settle) {
+v8::MaybeLocal<v8::Object> MessagePortHandle::NewPort(Runtime* runtime,
+                                                      std::shared_ptr<PortCore> core, bool settle) {
   v8::Isolate* isolate = runtime->isolate();
   v8::EscapableHandleScope scope(isolate);
   v8::Local<v8::Context> context = runtime->context();
+  v8::Local<v8::Function> constructor;
+  v8::Local<v8::Object> object;
   runtime->constructing_port() = true;
-  v8::Local<v8::Object> object =
-      Template(runtime)->GetFunction(context).ToLocalChecked()->NewInstance(context).ToLocalChecked();
+  const bool made = Template(runtime)->GetFunction(context).ToLocal(&constructor) &&
+                    constructor->NewInstance(context).ToLocal(&object);
   runtime->constructing_port() = false;
+  if (!made) {
+    // No port will ever own it: its partner learns it is alone.
+    core->Close();
+    return {};
+  }
   auto* handle = new MessagePortHandle(runtime, std::move(core));
   object->SetAlignedPointerInInternalField(kHandleField, handle);
   object->SetAlignedPointerInInternalField(kTagField, const_cast<char*>(&kPortTag));
@@ -562,7 +574,7 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
   v8::Local<v8::Value> data;
   if (message.inline_value != SerializedMessage::Inline::kNone) {
     // A primitive carried inline cannot fail to deserialize.
-    data = Deserialize(runtime, message, &ports).ToLocalChecked();
+    if (!Deserialize(runtime, message, &ports).ToLocal(&data)) return;
   } else {
     v8::TryCatch try_catch(isolate);
     if (!Deserialize(runtime, message, &ports).ToLocal(&data)) {

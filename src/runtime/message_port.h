@@ -190,8 +190,10 @@ class MessagePortHandle final : public PortReceiver {
   // `settle` false: the caller calls UpdateLiveness() once the partner is
   // attached too (a MessageChannel's first port would otherwise see its
   // partner "in transit" and be held strongly until told otherwise).
-  static v8::Local<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core,
-                                       bool settle = true);
+  // Empty (and `core` closed) when V8 cannot make the object: the runtime's
+  // JS is being terminated (a worker's terminate()), or memory ran out.
+  static v8::MaybeLocal<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core,
+                                            bool settle = true);
   // The handle behind a JS MessagePort, or null for anything else.
   static MessagePortHandle* FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value);
   // MessagePort's FunctionTemplate (one per isolate, kept by the Runtime).

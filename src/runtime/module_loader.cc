@@ -409,7 +409,9 @@ v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,
   std::vector<v8::Local<v8::String>> names;
   bool has_default = false;
   for (uint32_t i = 0; i < keys->Length(); ++i) {
-    v8::Local<v8::String> name = keys->Get(context, i).ToLocalChecked().As<v8::String>();
+    v8::Local<v8::Value> key;
+    if (!keys->Get(context, i).ToLocal(&key)) return {};  // terminating
+    v8::Local<v8::String> name = key.As<v8::String>();
     has_default |= name->StringEquals(V8Symbol(isolate, "default"));
     names.push_back(name);
   }
@@ -439,7 +441,9 @@ v8::MaybeLocal<v8::Value> ModuleLoader::EvaluateSyntheticModule(v8::Local<v8::Co
     v8::Local<v8::Array> keys;
     if (!ExportNames(context, exports).ToLocal(&keys)) return {};
     for (uint32_t i = 0; i < keys->Length(); ++i) {
-      v8::Local<v8::String> key = keys->Get(context, i).ToLocalChecked().As<v8::String>();
+      v8::Local<v8::Value> key_value;
+      if (!keys->Get(context, i).ToLocal(&key_value)) return {};  // terminating
+      v8::Local<v8::String> key = key_value.As<v8::String>();
       v8::Local<v8::Value> export_value;
       // Only names CompileBuiltin declared (an exports object that changed
       // since has the rest ignored); a throwing getter fails the import.
@@ -449,7 +453,8 @@ v8::MaybeLocal<v8::Value> ModuleLoader::EvaluateSyntheticModule(v8::Local<v8::Co
     }
   }
   // With top-level await, module evaluation yields a promise.
-  v8::Local<v8::Promise::Resolver> resolver = v8::Promise::Resolver::New(context).ToLocalChecked();
+  v8::Local<v8::Promise::Resolver> resolver;
+  if (!v8::Promise::Resolver::New(context).ToLocal(&resolver)) return {};  // terminating
   resolver->Resolve(context, v8::Undefined(isolate)).FromMaybe(false);
   return resolver->GetPromise();
 }
@@ -492,22 +497,24 @@ void ModuleLoader::InitializeImportMeta(v8::Local<v8::Context> context,
         .FromMaybe(false);
   }
   // import.meta.resolve(specifier): the URL the specifier names from here.
-  v8::Local<v8::Function> resolve =
-      v8::Function::New(
-          context,
-          [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-            v8::Isolate* isolate = info.GetIsolate();
-            std::string base = StdString(isolate, info.Data());
-            std::string spec = info.Length() > 0 ? StdString(isolate, info[0]) : "undefined";
-            base::Result<std::string> resolved = ResolveSpecifier(spec, base);
-            if (!resolved.ok()) {
-              ThrowTypeError(isolate, resolved.error().message);
-              return;
-            }
-            info.GetReturnValue().Set(V8String(isolate, resolved.value()));
-          },
-          url_string, 1, v8::ConstructorBehavior::kThrow)
-          .ToLocalChecked();
+  v8::Local<v8::Function> resolve;
+  if (!v8::Function::New(
+           context,
+           [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+             v8::Isolate* isolate = info.GetIsolate();
+             std::string base = StdString(isolate, info.Data());
+             std::string spec = info.Length() > 0 ? StdString(isolate, info[0]) : "undefined";
+             base::Result<std::string> resolved = ResolveSpecifier(spec, base);
+             if (!resolved.ok()) {
+               ThrowTypeError(isolate, resolved.error().message);
+               return;
+             }
+             info.GetReturnValue().Set(V8String(isolate, resolved.value()));
+           },
+           url_string, 1, v8::ConstructorBehavior::kThrow)
+           .ToLocal(&resolve)) {
+    return;  // the runtime's JS is being terminated
+  }
   meta->CreateDataProperty(context, V8Symbol(isolate, "resolve"), resolve).FromMaybe(false);
 }
 

@@ -134,9 +134,10 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
       ThrowDataCloneError(isolate, V8String(isolate, "Invalid message: a DOMException"));
       return {};
     }
-    v8::Local<v8::Object> object =
-        NewSerializableObject(runtime_, kSerializableDOMException, name, message);
-    if (!object->SetPrototype(runtime_->context(), runtime_->dom_exception_prototype().Get(isolate))
+    v8::Local<v8::Object> object;
+    if (!NewSerializableObject(runtime_, kSerializableDOMException, name, message)
+             .ToLocal(&object) ||
+        !object->SetPrototype(runtime_->context(), runtime_->dom_exception_prototype().Get(isolate))
              .FromMaybe(false)) {
       return {};
     }
@@ -165,14 +166,24 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
   }
 
   // Creates this runtime's MessagePorts for the transferred cores, in order,
-  // before the value is read (it may reference them more than once).
-  void AdoptPorts() {
+  // before the value is read (it may reference them more than once). False
+  // when one could not be made (the runtime's JS is being terminated); the
+  // cores left are closed.
+  bool AdoptPorts() {
+    bool made = true;
     for (std::shared_ptr<PortCore>& core : message_->ports) {
-      v8::Local<v8::Object> port = MessagePortHandle::NewPort(runtime_, std::move(core));
-      port_objects_.push_back(port);
-      ports_->push_back(port);
+      v8::Local<v8::Object> port;
+      if (!made) {
+        core->Close();
+      } else if (MessagePortHandle::NewPort(runtime_, std::move(core)).ToLocal(&port)) {
+        port_objects_.push_back(port);
+        ports_->push_back(port);
+      } else {
+        made = false;
+      }
     }
     message_->ports.clear();
+    return made;
   }
 
  private:
@@ -271,7 +282,7 @@ bool ReadDOMException(v8::Isolate* isolate, v8::Local<v8::Value> value, std::str
   return true;
 }
 
-v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
+v8::MaybeLocal<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
                                             v8::Local<v8::Value> name,
                                             v8::Local<v8::Value> message) {
   v8::Isolate* isolate = runtime->isolate();
@@ -281,8 +292,8 @@ v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
     tmpl->SetInternalFieldCount(kSerializableFieldCount);
     cached.Reset(isolate, tmpl);
   }
-  v8::Local<v8::Object> object =
-      cached.Get(isolate)->NewInstance(runtime->context()).ToLocalChecked();
+  v8::Local<v8::Object> object;
+  if (!cached.Get(isolate)->NewInstance(runtime->context()).ToLocal(&object)) return {};
   object->SetInternalField(kSerializableKindField, v8::Integer::New(isolate, kind));
   object->SetInternalField(kSerializableNameField, name);
   object->SetInternalField(kSerializableMessageField, message);
@@ -396,8 +407,7 @@ v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& messa
   DeserializerDelegate delegate(runtime, &message, ports);
   v8::ValueDeserializer deserializer(isolate, message.data.get(), message.size, &delegate);
   delegate.set_deserializer(&deserializer);
-  delegate.AdoptPorts();
-  if (deserializer.ReadHeader(context).IsNothing()) return {};
+  if (!delegate.AdoptPorts() || deserializer.ReadHeader(context).IsNothing()) return {};
   for (std::size_t i = 0; i < message.array_buffers.size(); ++i) {
     deserializer.TransferArrayBuffer(static_cast<uint32_t>(i),
                                      v8::ArrayBuffer::New(isolate, message.array_buffers[i]));

@@ -93,7 +93,7 @@ bool IsDOMException(v8::Local<v8::Value> value);
 // own properties on it are not consulted.
 bool ReadDOMException(v8::Isolate* isolate, v8::Local<v8::Value> value, std::string* name,
                       std::string* message);
-v8::Local<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
+v8::MaybeLocal<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
                                             v8::Local<v8::Value> name,
                                             v8::Local<v8::Value> message);
 

@@ -120,6 +120,26 @@ await test('W4 self.close() in the entry script: messages sent to it are never h
   assertEquals(events, []);
 });
 
+await test('W4 terminate() landing inside native work (new MessageChannel, a port transfer, DOMException clone, import.meta) ends the worker cleanly', async () => {
+  // Once termination is pending, V8 refuses to make objects; these natives
+  // used to stop the process on the empty result (a CHECK failure).
+  const bodies = [
+    'for (;;) new MessageChannel();',
+    'for (;;) { const c = new MessageChannel(); structuredClone(c.port1, { transfer: [c.port1] }); }',
+    'for (;;) { const c = new MessageChannel(); postMessage(null, [c.port2]); }',
+    'for (;;) structuredClone(new DOMException("m", "DataCloneError"));',
+    'for (;;) await import("data:text/javascript,export default import.meta.resolve(\'file:///x\')#" + Math.random());',
+  ];
+  for (const body of bodies) {
+    for (let round = 0; round < 4; round++) {
+      const worker = new Worker('data:text/javascript,' + encodeURIComponent(`postMessage('go'); ${body}`), { type: 'module' });
+      await within(nextMessage(worker), 10000, 'the worker started');
+      await settle(1 + round * 3);
+      terminateNow(worker);
+    }
+  }
+});
+
 await test('W4 a new worker after all of the above still works (the loops are healthy)', async () => {
   const worker = new Worker(fixture('echo.mjs'), { type: 'module' });
   try {
