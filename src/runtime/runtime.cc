@@ -256,10 +256,15 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     }
   }
   main_module_.Reset(isolate_, module);
+  // A module that loaded and instantiated has started: what is reported
+  // while it evaluates (reportError, a listener that throws) is a runtime
+  // error (an ErrorEvent for a worker's parent), not a failure to load.
+  main_state_ = MainState::kPending;
   v8::Local<v8::Value> result;
   {
     v8::TryCatch try_catch(isolate_);
     if (!module->Evaluate(context).ToLocal(&result)) {
+      main_state_ = MainState::kRejected;
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
         ReportException(try_catch.Exception(), try_catch.Message());
       }
@@ -270,7 +275,6 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
   }
   v8::Local<v8::Promise> promise = result.As<v8::Promise>();
   main_promise_.Reset(isolate_, promise);
-  main_state_ = MainState::kPending;
   v8::Local<v8::External> self = v8::External::New(isolate_, this);
   auto on_fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
     Runtime* runtime = static_cast<Runtime*>(info.Data().As<v8::External>()->Value());

@@ -126,6 +126,25 @@ await test('J4 an error thrown by the entry script while it evaluates reaches th
   worker.terminate();
 });
 
+await test('J4 an error reported while a module worker evaluates (reportError, a throwing listener) is an ErrorEvent; the script goes on', async () => {
+  // It was taken for a failure to load: a plain Event, "could not be
+  // loaded" on stderr, while the script ran on.
+  for (const [source, expected] of [
+    ['reportError(new Error("J4 reported")); postMessage("after");', 'Error: J4 reported'],
+    ['const t = new EventTarget(); t.addEventListener("x", () => { throw new RangeError("J4 from a listener"); });' +
+      ' t.dispatchEvent(new Event("x")); postMessage("after");', 'RangeError: J4 from a listener'],
+  ]) {
+    const worker = new Worker('data:text/javascript,' + encodeURIComponent(source), { type: 'module' });
+    worker.addEventListener('error', (event) => event.preventDefault());
+    const error = nextEvent(worker, 'error');
+    assertEquals(await nextMessage(worker), 'after');
+    const event = await error;
+    assert(event instanceof ErrorEvent, `an ErrorEvent, not ${JSON.stringify(describeEvent(event))}`);
+    assert(event.message.includes(expected), `message: ${event.message}`);
+    worker.terminate();
+  }
+});
+
 await test('J4 a bad URL throws a SyntaxError DOMException at construction', () => {
   for (const url of ['http://example.com/x.js', 'https://example.com/x.mjs', 'http://[::1', 'https://']) {
     let caught = null;
