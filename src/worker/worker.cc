@@ -68,7 +68,15 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
   // await included, has finished (W3: a deliberate deviation from HTML,
   // which opens it at the first await).
   void OnMainSettled(bool ok) override {
+    main_settled_ = true;
     if (!closing_) params_.worker_end->Enable();
+    UpdateKeepAlive();
+  }
+
+  // Whether the worker's global has a `message` listener (js/worker.js).
+  void SetListening(bool listening) {
+    listening_ = listening;
+    UpdateKeepAlive();
   }
 
   // RuntimeDelegate: an error nobody in the worker canceled goes to the
@@ -235,6 +243,22 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
       });
       Runtime::RunScope run_scope(runtime.get());
       worker_looper->Run();
+      // The loop went idle with the top-level await still pending: nothing
+      // left can settle it (said as for the main module; not after close()
+      // or terminate(), which end the loop on purpose).
+      bool terminate_requested;
+      {
+        base::MutexLock lock(params_.shared->mutex);
+        terminate_requested = params_.shared->terminate_requested;
+      }
+      if (!closing_ && !terminate_requested &&
+          runtime->main_state() == Runtime::MainState::kPending && !runtime->stopping()) {
+        runtime->CheckUnsettledMain();
+        runtime->Print(
+            "  (a worker's messages are delivered once its top-level await has settled: one "
+            "that waits for a message from the parent never ends; set onmessage instead)\n",
+            2);
+      }
     }
     {
       base::MutexLock lock(params_.shared->mutex);
@@ -258,11 +282,30 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     });
   }
 
+  // A `message` listener keeps the worker alive (J3: its parent may still
+  // send it work) once messages can reach it: from the moment the entry
+  // script, its top-level await included, has settled (W3). Before, it
+  // would hold a worker whose top-level await nothing can settle for good,
+  // and its parent with it.
+  void UpdateKeepAlive() {
+    const bool keep = listening_ && main_settled_;
+    if (keep == keeps_alive_) return;
+    keeps_alive_ = keep;
+    if (keep) {
+      runtime_->event_loop().Ref();
+    } else {
+      runtime_->event_loop().Unref();
+    }
+  }
+
   static thread_local WorkerThread* current_;
   Params params_;
   std::thread thread_;
   Runtime* runtime_ = nullptr;
   bool closing_ = false;
+  bool listening_ = false;
+  bool main_settled_ = false;
+  bool keeps_alive_ = false;
 };
 
 thread_local WorkerThread* WorkerThread::current_ = nullptr;
@@ -539,11 +582,8 @@ void WorkerClose(const v8::FunctionCallbackInfo<v8::Value>& info) {
 // workerKeepAlive(bool): a `message` listener on the worker's global keeps
 // the worker alive (it can still receive work from its parent).
 void WorkerKeepAlive(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  Runtime* runtime = RuntimeOf(info);
-  if (info.Length() > 0 && info[0]->IsTrue()) {
-    runtime->event_loop().Ref();
-  } else {
-    runtime->event_loop().Unref();
+  if (WorkerThread* worker = WorkerThread::Current()) {
+    worker->SetListening(info.Length() > 0 && info[0]->IsTrue());
   }
 }
 
