@@ -136,3 +136,24 @@ await test('TextDecoder labels trim ASCII whitespace only; options are dictionar
   assertEquals(new TextDecoder('utf-8', { fatal: 1, ignoreBOM: 'yes' }).ignoreBOM, true);
   assertThrows(() => new TextDecoder().decode(new Uint8Array(1), 5), TypeError);
 });
+
+await test('after a decode() that threw, the BOM state follows the stream flag of that call', () => {
+  // decode() steps 1-2: only a call after one without `stream` starts a new
+  // stream (the BOM is stripped again); a throwing stream: true call leaves
+  // the stream going. (The UTF-8 path started a new stream after any throw,
+  // the UTF-16 path after none.)
+  const codes = (text) => [...text].map((c) => c.charCodeAt(0));
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  utf8.decode(new Uint8Array([0x41]), { stream: true });
+  assertThrows(() => utf8.decode(new Uint8Array([0xff]), { stream: true }), TypeError);
+  assertEquals(codes(utf8.decode(new Uint8Array([0xef, 0xbb, 0xbf, 0x42]))), [0xfeff, 0x42], 'UTF-8, the stream goes on');
+  assertThrows(() => utf8.decode(new Uint8Array([0xff])), TypeError);
+  assertEquals(codes(utf8.decode(new Uint8Array([0xef, 0xbb, 0xbf, 0x42]))), [0x42], 'UTF-8, a new stream');
+  const utf16 = new TextDecoder('utf-16le', { fatal: true });
+  utf16.decode(new Uint8Array([0x41, 0x00]), { stream: true });
+  assertThrows(() => utf16.decode(new Uint8Array([0x00, 0xd8])), TypeError);
+  assertEquals(codes(utf16.decode(new Uint8Array([0xff, 0xfe, 0x42, 0x00]))), [0x42], 'UTF-16LE, a new stream');
+  utf16.decode(new Uint8Array([0x41, 0x00]), { stream: true });
+  assertThrows(() => utf16.decode(new Uint8Array([0x00, 0xd8, 0x41, 0x00]), { stream: true }), TypeError);
+  assertEquals(codes(utf16.decode(new Uint8Array([0xff, 0xfe, 0x42, 0x00]))), [0xfeff, 0x42], 'UTF-16LE, the stream goes on');
+});

@@ -118,6 +118,7 @@ class TextDecoder {
   #ignoreBOM;
   #pending = null;      // bytes of an incomplete sequence (streaming)
   #bomSeen = false;
+  #doNotFlush = false;  // the last decode() was a stream: true one
   constructor(label = 'utf-8', options = undefined) {
     // https://encoding.spec.whatwg.org/#concept-encoding-get: ASCII
     // whitespace around the label goes (not other Unicode spaces).
@@ -144,6 +145,14 @@ class TextDecoder {
       throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The provided value is not of type 'TextDecodeOptions'.");
     }
     const stream = options == null ? false : Boolean(options.stream);
+    // Steps 1-2 of decode(): a call after one without `stream` (even one
+    // that threw) starts a new stream; after a stream: true one (even one
+    // that threw) the BOM state goes on.
+    if (!this.#doNotFlush) {
+      this.#bomSeen = false;
+      this.#pending = null;
+    }
+    this.#doNotFlush = stream;
     if (this.#pending !== null) {
       const joined = new Uint8ArrayCtor(this.#pending.length + bytes.length);
       joined.set(this.#pending);
@@ -154,18 +163,13 @@ class TextDecoder {
     let text;
     let consumed;
     if (this.#encoding === 'utf-8') {
-      try {
-        const decoded = host.utf8Decode(bytes, this.#fatal, stream);
-        if (typeof decoded === 'string') {
-          text = decoded;
-          consumed = bytes.length;
-        } else {
-          text = decoded[0];
-          consumed = decoded[1];
-        }
-      } catch (error) {
-        this.#bomSeen = false;
-        throw error;
+      const decoded = host.utf8Decode(bytes, this.#fatal, stream);
+      if (typeof decoded === 'string') {
+        text = decoded;
+        consumed = bytes.length;
+      } else {
+        text = decoded[0];
+        consumed = decoded[1];
       }
     } else if (this.#encoding === 'windows-1252') {
       text = decodeWindows1252(bytes);
@@ -181,7 +185,6 @@ class TextDecoder {
       if (text.charCodeAt(0) === 0xFEFF) text = text.slice(1);
     }
     if (!stream) {
-      this.#bomSeen = false;
       if (this.#pending !== null) {
         this.#pending = null;
         if (this.#fatal) throw new TypeError("Failed to execute 'decode' on 'TextDecoder': The encoded data was not valid.");
