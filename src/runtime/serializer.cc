@@ -221,7 +221,7 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
             V8String(isolate, "An ArrayBuffer is listed more than once in the transfer list."));
         return false;
       }
-      if (buffer->WasDetached() || !buffer->IsDetachable()) {
+      if (buffer->WasDetached()) {
         ThrowDataCloneError(
             isolate, V8String(isolate, "An ArrayBuffer is detached and could not be transferred."));
         return false;
@@ -359,7 +359,19 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
   message->size = size;
   message->capacity = delegate.capacity();
 
-  // Only now that serialization succeeded does anything move.
+  // Only now that serialization succeeded does anything move. A buffer
+  // that cannot be detached (a WebAssembly.Memory's, whose detach key is
+  // not undefined) fails HTML's "? DetachArrayBuffer": a TypeError, before
+  // anything moved.
+  for (v8::Local<v8::ArrayBuffer> buffer : buffers) {
+    if (!buffer->IsDetachable()) {
+      isolate->ThrowException(v8::Exception::TypeError(V8String(
+          isolate,
+          "An ArrayBuffer that cannot be detached (a WebAssembly.Memory's buffer) could not be "
+          "transferred.")));
+      return nullptr;
+    }
+  }
   for (v8::Local<v8::ArrayBuffer> buffer : buffers) {
     message->array_buffers.push_back(buffer->GetBackingStore());
     buffer->Detach();

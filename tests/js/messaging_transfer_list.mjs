@@ -104,3 +104,23 @@ await test('a function is a valid options dictionary', () => {
 });
 
 assert(true);
+
+await test("a WebAssembly.Memory's buffer cannot be transferred: TypeError, and nothing moves", () => {
+  // HTML's transfer steps "? DetachArrayBuffer" it, and its detach key is
+  // not undefined. (It was a DataCloneError saying the buffer was detached.)
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  const other = new ArrayBuffer(8);
+  const { port1, port2 } = new MessageChannel();
+  try {
+    assertThrows(() => structuredClone(memory.buffer, { transfer: [other, memory.buffer] }), TypeError);
+    assertThrows(() => port1.postMessage(0, [memory.buffer]), TypeError);
+    assertEquals(memory.buffer.byteLength, 65536);
+    assertEquals(other.byteLength, 8, 'the other buffer stays');
+    // A detached buffer is still a DataCloneError.
+    structuredClone(other, { transfer: [other] });
+    assertDataCloneError(() => structuredClone(other, { transfer: [other] }));
+  } finally {
+    port1.close();
+    port2.close();
+  }
+});
