@@ -19,7 +19,8 @@ await test('W1 a module worker from a URL object gets its name, self.postMessage
       name: 'x',
       tag: '[object DedicatedWorkerGlobalScope]',
       selfIsGlobal: true,
-      importScripts: 'undefined', // module workers have no importScripts
+      // HTML: a module worker's importScripts throws a TypeError.
+      importScripts: 'function that throws TypeError',
       postMessage: 'function',
       close: 'function',
       url: fixture('echo.mjs').href,

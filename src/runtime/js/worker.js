@@ -99,12 +99,15 @@ internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
   ObjectDefineProperty(global, 'name', {
     get() { return info.name; }, configurable: true, enumerable: true,
   });
-  if (info.type === 'classic') {
-    const importScripts = function importScripts(...urls) {
-      host.importScripts(...urls.map((url) => `${url}`));
-    };
-    ObjectDefineProperty(global, 'importScripts', { value: importScripts, writable: true, configurable: true, enumerable: true });
-  }
+  // Every worker global has importScripts; a module worker's throws
+  // (HTML: "If this's type is 'module', throw a TypeError").
+  const importScripts = function importScripts(...urls) {
+    if (info.type !== 'classic') {
+      throw new TypeError("Failed to execute 'importScripts' on 'WorkerGlobalScope': Module scripts don't support importScripts().");
+    }
+    host.importScripts(...urls.map((url) => `${url}`));
+  };
+  ObjectDefineProperty(global, 'importScripts', { value: importScripts, writable: true, configurable: true, enumerable: true });
 
   // A worker with a `message` listener on its global stays alive: its parent
   // may still send it work (J3). However the listener comes or goes (`once`,
