@@ -328,7 +328,9 @@ base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::stri
                               " is not supported: use a relative path (./, ../), an absolute path "
                               "or a file: URL"};
   }
-  base::Result<std::string> url = ParseUrl(specifier, base_url);
+  // A URL-like specifier is parsed on its own, with no base (HTML):
+  // "file:x.mjs" is file:///x.mjs, not a file beside the importer.
+  base::Result<std::string> url = ParseUrl(specifier, "");
   if (!url.ok()) {
     return base::Error{0, url.error().message + " in module specifier " + quoted()};
   }
@@ -346,13 +348,20 @@ std::string AbsolutePath(std::string_view path) {
   if (!path.empty() && path[0] == '/') {
     joined = std::string(path);
   } else {
+    // (A current directory that was removed has no name: "/" then, so that
+    // the result is still an absolute path.)
     char cwd[PATH_MAX];
-    if (::getcwd(cwd, sizeof cwd) == nullptr) return std::string(path);
-    joined = cwd;
+    joined = ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : "/";
     joined.push_back('/');
     joined.append(path);
   }
-  return NormalizeSegments(joined);
+  // Repeated slashes name the same file as one ("/" as the current
+  // directory gave "//x"): one file, one path, one module URL.
+  std::string single;
+  for (char c : joined) {
+    if (c != '/' || single.empty() || single.back() != '/') single.push_back(c);
+  }
+  return NormalizeSegments(single);
 }
 
 }  // namespace hostloop::runtime

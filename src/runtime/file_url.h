@@ -30,7 +30,7 @@ base::Result<std::string> ParseUrl(std::string_view input, std::string_view base
 // specifiers ("lodash") and other schemes are errors that say why.
 base::Result<std::string> ResolveSpecifier(std::string_view specifier, std::string_view base_url);
 // Makes a path absolute against the current directory and removes "." and
-// ".." segments (lexically; symlinks are kept).
+// ".." segments and repeated slashes (lexically; symlinks are kept).
 std::string AbsolutePath(std::string_view path);
 // The file: URL of the current directory, ending in one "/" (the base for
 // code with no file of its own: a string timer handler, the REPL).

@@ -1,6 +1,7 @@
 #include "runtime/file_url.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace hostloop::runtime {
 namespace {
@@ -32,6 +33,23 @@ TEST(FileUrl, ResolvesRelativeAbsoluteAndFileSpecifiers) {
   EXPECT_EQ(ResolveSpecifier("./f%20g.mjs", base).value(), "file:///app/src/f%20g.mjs");
   EXPECT_EQ(ResolveSpecifier("file:///other/./x/../y.mjs", base).value(), "file:///other/y.mjs");
   EXPECT_EQ(ResolveSpecifier("hostloop:fs", base).value(), "hostloop:fs");
+  // A URL-like specifier is parsed with no base (HTML), as new URL(x) does:
+  // not a file beside the importer.
+  EXPECT_EQ(ResolveSpecifier("file:x.mjs", base).value(), "file:///x.mjs");
+  EXPECT_EQ(ResolveSpecifier("file:", base).value(), "file:///");
+}
+
+TEST(FileUrl, AbsolutePathsHaveSingleSlashes) {
+  EXPECT_EQ(AbsolutePath("/tmp//a///b.mjs"), "/tmp/a/b.mjs");
+  EXPECT_EQ(AbsolutePath("//tmp/./a/../b.mjs"), "/tmp/b.mjs");
+  // Relative to "/" as the current directory (it gave "//tmp/x.mjs", and
+  // file:////tmp/x.mjs, a second URL for one file).
+  char saved[4096];
+  ASSERT_NE(getcwd(saved, sizeof saved), nullptr);
+  ASSERT_EQ(chdir("/"), 0);
+  EXPECT_EQ(AbsolutePath("tmp/x.mjs"), "/tmp/x.mjs");
+  EXPECT_EQ(PathToFileUrl(AbsolutePath("tmp/x.mjs")), "file:///tmp/x.mjs");
+  ASSERT_EQ(chdir(saved), 0);
 }
 
 // One module, one URL: spellings the WHATWG URL parser treats as the same
@@ -60,12 +78,15 @@ TEST(FileUrl, ResolvesAsTheWhatwgUrlParserDoes) {
   ASSERT_FALSE(ResolveSpecifier("//server/x.mjs", base).ok());
   EXPECT_NE(ResolveSpecifier("//server/x.mjs", base).error().message.find("remote host 'server'"),
             std::string::npos);
-  // Schemes are case-insensitive; "file:" without slashes is relative to a
-  // file: base.
+  // Schemes are case-insensitive; a "file:" specifier is parsed with no
+  // base (HTML), so without slashes it is not relative to the importer, while
+  // the URL parser itself does read it against a file: base.
   EXPECT_EQ(ResolveSpecifier("FILE:///y.mjs", base).value(), "file:///y.mjs");
-  EXPECT_EQ(ResolveSpecifier("file:y.mjs", base).value(), "file:///app/src/y.mjs");
-  EXPECT_EQ(ResolveSpecifier("file:?w=1", base).value(), "file:///app/src/main.mjs?w=1");
-  EXPECT_EQ(ResolveSpecifier("file:", base).value(), "file:///app/src/main.mjs?v=2");
+  EXPECT_EQ(ResolveSpecifier("file:y.mjs", base).value(), "file:///y.mjs");
+  EXPECT_EQ(ResolveSpecifier("file:?w=1", base).value(), "file:///?w=1");
+  EXPECT_EQ(ParseUrl("file:y.mjs", base).value(), "file:///app/src/y.mjs");
+  EXPECT_EQ(ParseUrl("file:?w=1", base).value(), "file:///app/src/main.mjs?w=1");
+  EXPECT_EQ(ParseUrl("file:", base).value(), "file:///app/src/main.mjs?v=2");
   EXPECT_EQ(ResolveSpecifier("HostLoop:fs", base).value(), "hostloop:fs");
   // HTML: only "/", "./" and "../" make a specifier relative.
   EXPECT_FALSE(ResolveSpecifier(".", base).ok());

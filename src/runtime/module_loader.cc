@@ -503,7 +503,12 @@ void ModuleLoader::InitializeImportMeta(v8::Local<v8::Context> context,
            [](const v8::FunctionCallbackInfo<v8::Value>& info) {
              v8::Isolate* isolate = info.GetIsolate();
              std::string base = StdString(isolate, info.Data());
-             std::string spec = info.Length() > 0 ? StdString(isolate, info[0]) : "undefined";
+             // ? ToString(specifier): what a toString throws propagates.
+             v8::Local<v8::Value> argument =
+                 info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<v8::Value>();
+             v8::Local<v8::String> specifier;
+             if (!argument->ToString(isolate->GetCurrentContext()).ToLocal(&specifier)) return;
+             std::string spec = StdString(isolate, specifier);
              base::Result<std::string> resolved = ResolveSpecifier(spec, base);
              if (!resolved.ok()) {
                ThrowTypeError(isolate, resolved.error().message);

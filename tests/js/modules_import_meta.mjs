@@ -129,3 +129,19 @@ await test('import.meta.resolve in another module resolves against that module',
 await test('import.meta.resolve of a bare specifier throws a TypeError', () => {
   assertThrows(() => import.meta.resolve('lodash'), TypeError, 'lodash');
 });
+
+await test('import.meta.resolve converts its argument with ToString: an exception from toString propagates', () => {
+  const thrown = new Error('from toString');
+  let caught;
+  try {
+    import.meta.resolve({ toString() { throw thrown; } });
+  } catch (error) {
+    caught = error;
+  }
+  assert(caught === thrown, `the toString error, not ${caught}`);
+  assertEquals(import.meta.resolve({ toString: () => './x.mjs' }), dirUrl + '/x.mjs');
+});
+
+await test('a URL-like file: specifier is parsed with no base, as new URL() does', () => {
+  assertEquals(import.meta.resolve('file:x.mjs'), 'file:///x.mjs');
+});
