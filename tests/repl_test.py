@@ -388,6 +388,25 @@ def pipe_sigint_during_evaluation_ends(hostloop: str) -> None:
             raise Failure(f"a line after the interrupted one ran ({unwanted!r})\n" + show(result))
 
 
+def pipe_second_sigint_ends_a_runaway_timer(hostloop: str) -> None:
+    """A timer callback that never returns keeps the loop from reading the
+    first Ctrl-C (only an input's own evaluation is interrupted): a second
+    one ends the process as SIGINT does (node's piped REPL dies at the
+    first). It hung for good."""
+    def interrupt(proc):
+        line = proc.stderr.readline()
+        if line.strip() != b"spinning":
+            raise Failure(f"no 'spinning' from the timer (got {line!r})")
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+
+    result = run_piped(hostloop, ["setTimeout(() => { console.error('spin' + 'ning'); for (;;) {} }, 10); 1"],
+                       close_stdin=False, timeout=20, before_close=interrupt)
+    if result.code != -signal.SIGINT:
+        raise Failure(f"expected death by SIGINT, got exit {result.code}\n" + show(result))
+
+
 def pipe_closed_stdout(hostloop: str) -> None:
     """stdout closed by its reader while a piped session prints: the runtime
     stops (exit 1, as a program does), and the session ends without touching
@@ -518,6 +537,7 @@ PIPE_CASES = [
     ("pipe: SIGINT ends a piped session", pipe_sigint_ends),
     ("pipe: SIGINT during an evaluation ends a piped session; later lines do not run",
      pipe_sigint_during_evaluation_ends),
+    ("pipe: a second SIGINT ends a session whose timer never returns", pipe_second_sigint_ends_a_runaway_timer),
     ("pipe: stdout closed by its reader ends the session (exit 1), no crash", pipe_closed_stdout),
     ("pipe: stdin's blocking mode is restored at the end", pipe_restores_stdin_flags),
     ("pipe: a closed stdin reads as /dev/null", pipe_closed_stdin),

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <termios.h>
 #include <unistd.h>
 
 // libedit's readline compatibility interface.
@@ -55,11 +56,26 @@ std::atomic<bool> g_interrupted{false};
 sem_t g_sigint_semaphore;
 std::mutex g_terminate_mutex;
 
+// Ctrl-Cs the loop has not read yet. JS that runs outside an input's
+// evaluation (a timer's endless loop) keeps the loop from reading them: a
+// second Ctrl-C then ends the process as SIGINT does by default, with the
+// terminal's modes as they were before the REPL (tcsetattr and raise are
+// async-signal-safe).
+std::atomic<int> g_unread_interrupts{0};
+bool g_saved_terminal = false;
+struct termios g_terminal_modes;
+
 void OnSigint(int) {
   int saved = errno;
   char byte = 'i';
   (void)!::write(g_signal_write_fd, &byte, 1);
-  if (g_evaluating.load(std::memory_order_relaxed)) ::sem_post(&g_sigint_semaphore);
+  if (g_evaluating.load(std::memory_order_relaxed)) {
+    ::sem_post(&g_sigint_semaphore);
+  } else if (g_unread_interrupts.fetch_add(1) >= 1) {
+    if (g_saved_terminal) ::tcsetattr(0, TCSANOW, &g_terminal_modes);
+    ::signal(SIGINT, SIG_DFL);
+    ::raise(SIGINT);
+  }
   errno = saved;
 }
 
@@ -127,6 +143,7 @@ bool Repl::Start() {
   });
   // Ctrl-C reaches the loop through a self-pipe: the signal handler only
   // writes a byte.
+  if (interactive_) g_saved_terminal = ::tcgetattr(0, &g_terminal_modes) == 0;
   int fds[2];
   if (::pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return false;
   signal_read_.Reset(fds[0]);
@@ -155,6 +172,7 @@ bool Repl::Start() {
         bool resized = false;
         bool continued = false;
         ssize_t n;
+        g_unread_interrupts.store(0);
         while ((n = ::read(signal_read_.Get(), bytes, sizeof bytes)) > 0) {
           for (ssize_t i = 0; i < n; ++i) {
             interrupt |= bytes[i] == 'i';
