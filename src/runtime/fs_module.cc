@@ -153,9 +153,11 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
   return result;
 }
 
-FsResult WriteFileJob(const std::string& path, const Payload& payload, bool append) {
+FsResult WriteFileJob(const std::string& path, const Payload& payload, bool append,
+                      bool exclusive) {
   FsResult result;
-  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  int flags =
+      O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (exclusive ? O_EXCL : 0);
   int fd = ::open(path.c_str(), flags, 0666);
   if (fd < 0) return std::move(result.Fail("open", errno, path));
   const char* data = payload.data();
@@ -478,8 +480,9 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   // The most a readFile can return: bytes, a Uint8Array's longest length;
   // text, the UTF-8 of V8's longest string (at most 3 bytes a UTF-16 unit;
   // longer input is surely too long) and NewFromUtf8's int length.
+  // text, what NewFromUtf8 takes: at most V8's longest string in bytes.
   const std::size_t limit =
-      text ? static_cast<std::size_t>(v8::String::kMaxLength) * 3 : v8::TypedArray::kMaxLength;
+      text ? static_cast<std::size_t>(v8::String::kMaxLength) : v8::TypedArray::kMaxLength;
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path = std::move(path), limit] { return ReadFileJob(path, limit); },
       [text, limit](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
@@ -556,14 +559,64 @@ bool PayloadArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index,
   return false;
 }
 
+// writeFile/appendFile(path, data[, 'utf8' | { encoding, flag }]): strings
+// are written as UTF-8; the flags are 'w' (replace), 'a' (append) and
+// 'wx'/'ax' (the file must not exist yet). Anything else is refused, never
+// silently written some other way.
 void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append) {
   std::string path;
   Payload payload;
   if (!PathArgument(info, 0, &path) || !PayloadArgument(info, 1, &payload)) return;
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() > 2 && !info[2]->IsUndefined() && !info[2]->IsNull() && !info[2]->IsString() &&
+      !info[2]->IsObject()) {
+    Reject(info, v8::Exception::TypeError(
+                     V8String(isolate, "The \"options\" argument must be a string or an object")));
+    return;
+  }
+  v8::Local<v8::Value> encoding;
+  v8::Local<v8::Value> flag;
+  if (!Option(info, 2, "encoding", &encoding) || !Option(info, 2, "flag", &flag)) return;
+  // (A conversion that throws rejects the promise, like any bad argument.)
+  auto option_text = [&](v8::Local<v8::Value> value, std::string* text) {
+    v8::TryCatch try_catch(isolate);
+    v8::Local<v8::String> string;
+    if (!value->ToString(isolate->GetCurrentContext()).ToLocal(&string)) {
+      if (!try_catch.HasTerminated()) Reject(info, try_catch.Exception());
+      return false;
+    }
+    *text = StdString(isolate, string);
+    return true;
+  };
+  if (!encoding->IsUndefined() && !encoding->IsNull()) {
+    std::string name;
+    if (!option_text(encoding, &name)) return;
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (name != "utf8" && name != "utf-8") {
+      Reject(info, v8::Exception::TypeError(
+                       V8String(isolate, "Unsupported encoding '" + name +
+                                             "' (hostloop:fs writes bytes, and strings as utf8)")));
+      return;
+    }
+  }
+  bool exclusive = false;
+  if (!flag->IsUndefined()) {
+    std::string name;
+    if (!option_text(flag, &name)) return;
+    if (name == "w" || name == "a" || name == "wx" || name == "ax") {
+      append = name[0] == 'a';
+      exclusive = name.size() == 2;
+    } else {
+      Reject(info, v8::Exception::TypeError(V8String(
+                       isolate, "Unsupported flag '" + name +
+                                    "' (hostloop:fs writes with 'w', 'a', 'wx' or 'ax')")));
+      return;
+    }
+  }
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info),
-      [path = std::move(path), payload = std::move(payload), append] {
-        return WriteFileJob(path, payload, append);
+      [path = std::move(path), payload = std::move(payload), append, exclusive] {
+        return WriteFileJob(path, payload, append, exclusive);
       },
       SettleVoid));
 }
@@ -627,7 +680,8 @@ void Mkdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!PathArgument(info, 0, &path)) return;
   v8::Local<v8::Value> recursive_option;
   if (!Option(info, 1, "recursive", &recursive_option)) return;
-  bool recursive = recursive_option->IsTrue();
+  // (A dictionary's boolean: ToBoolean, as deno and WebIDL read it.)
+  bool recursive = recursive_option->BooleanValue(info.GetIsolate());
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path = std::move(path), recursive] { return MkdirJob(path, recursive); },
       [recursive](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
@@ -652,8 +706,8 @@ void Rm(const v8::FunctionCallbackInfo<v8::Value>& info) {
       !Option(info, 1, "force", &force_option)) {
     return;
   }
-  bool recursive = recursive_option->IsTrue();
-  bool force = force_option->IsTrue();
+  bool recursive = recursive_option->BooleanValue(info.GetIsolate());
+  bool force = force_option->BooleanValue(info.GetIsolate());
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info),
       [path = std::move(path), recursive, force] { return RmJob(path, recursive, force); },

@@ -194,6 +194,34 @@ try {
       assert(back.every((b, i) => b === ((i * 7) & 0xff)), `content of a ${size}-byte file`);
     }
   });
+
+  await test("writeFile and appendFile take { encoding: 'utf8', flag: 'w' | 'a' | 'wx' | 'ax' } and refuse the rest", async () => {
+    // Ignored before: latin1 wrote UTF-8 and flag 'a' replaced the file.
+    const path = at('options.txt');
+    await writeFile(path, 'A', 'utf8');
+    await writeFile(path, 'B', { flag: 'a', encoding: 'UTF-8' });
+    await appendFile(path, 'C', { flag: 'a' });
+    assertEquals(await readFile(path, 'utf8'), 'ABC', "flag 'a' appends");
+    await appendFile(path, 'D', { flag: 'w' });
+    assertEquals(await readFile(path, 'utf8'), 'D', "appendFile with flag 'w' replaces");
+    const exists = await writeFile(path, 'E', { flag: 'wx' }).then(() => null, (error) => error);
+    assertEquals([exists?.code, exists?.syscall], ['EEXIST', 'open'], "flag 'wx' on an existing file");
+    await writeFile(at('fresh.txt'), 'F', { flag: 'ax' });
+    assertEquals(await readFile(at('fresh.txt'), 'utf8'), 'F', "flag 'ax' creates");
+    for (const [options, pattern] of [[{ encoding: 'latin1' }, /Unsupported encoding 'latin1'/],
+      ['ascii', /Unsupported encoding 'ascii'/], [{ flag: 'r+' }, /Unsupported flag 'r\+'/], [5, /"options"/]]) {
+      const error = await writeFile(path, 'x', options).then(() => null, (e) => e);
+      assert(error instanceof TypeError && pattern.test(error.message), `${JSON.stringify(options)}: ${error}`);
+    }
+    assertEquals(await readFile(path, 'utf8'), 'D', 'a refused write changes nothing');
+  });
+
+  await test('recursive and force are converted with ToBoolean', async () => {
+    await mkdir(at('truthy/a/b'), { recursive: 1 });
+    assertEquals((await stat(at('truthy/a/b'))).isDirectory, true);
+    await rm(at('truthy'), { recursive: 'yes' });
+    await rm(at('truthy'), { force: 1 });  // gone already: no error with force
+  });
 } finally {
   await rm(root, { recursive: true, force: true });
 }
