@@ -191,6 +191,8 @@ CASES = [
     Case("--trace-loop prints event-loop statistics to stderr at exit",
          ["--trace-loop", "-e", "setTimeout(() => console.log('tick'), 1)"], exit=0,
          stdout_exact="tick\n", stderr=[R(r"\S")]),
+    Case("--trace-loop also prints the statistics when a REPL session ends (stdin at EOF)",
+         ["--trace-loop"], exit=0, stderr=["hostloop --trace-loop:", R(r"passes: +\d+")]),
 
     # ---- -e CODE --------------------------------------------------------------
     Case("-e evaluates CODE as a module: top-level await, import.meta.url ends with [eval]",

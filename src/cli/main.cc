@@ -103,6 +103,7 @@ int Main(int argc, char** argv) {
     if (!created.ok()) return Fail(created.error().message, runtime::kExitUncaught);
     std::unique_ptr<runtime::Runtime> runtime = std::move(created).value();
 
+    if (options.trace_loop) looper.value()->set_trace_lag(true);
     if (repl) {
       {
         Repl session(runtime.get(), looper.value().get());
@@ -114,6 +115,7 @@ int Main(int argc, char** argv) {
           } while (session.AbandonStuckAwait());
         }
         exit_code = runtime->exit_code();
+        if (options.trace_loop) PrintLoopTrace(looper.value()->stats());
         // The session ends here, while the runtime lives: when the runtime
         // stopped by itself (stdout closed by its reader), the session's
         // Exit() still has to unhook it.
@@ -130,7 +132,6 @@ int Main(int argc, char** argv) {
     } else {
       url = runtime::PathToFileUrl(runtime::AbsolutePath(*options.file));
     }
-    if (options.trace_loop) looper.value()->set_trace_lag(true);
     // The main module is evaluated in the loop's first entry (HTML runs a
     // script as a task): what it schedules takes its turn as it would from
     // any task (timers in a later pass, V8's tasks in this pass's internal
