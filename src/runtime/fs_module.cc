@@ -384,17 +384,18 @@ void Reject(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value
   info.GetReturnValue().Set(resolver->GetPromise());
 }
 
-bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, std::string* path) {
+// `name` is the argument's name in messages (node's: "path", "oldPath"...).
+bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, std::string* path,
+                  const char* name = "path") {
   v8::Isolate* isolate = info.GetIsolate();
+  const std::string quoted = std::string("The \"") + name + "\" argument must ";
   if (info.Length() <= index || !info[index]->IsString()) {
-    Reject(info, v8::Exception::TypeError(
-                     V8String(isolate, "The \"path\" argument must be of type string")));
+    Reject(info, v8::Exception::TypeError(V8String(isolate, quoted + "be of type string")));
     return false;
   }
   *path = StdString(isolate, info[index]);
   if (path->find('\0') != std::string::npos) {
-    Reject(info, v8::Exception::TypeError(
-                     V8String(isolate, "The \"path\" argument must not contain null bytes")));
+    Reject(info, v8::Exception::TypeError(V8String(isolate, quoted + "not contain null bytes")));
     return false;
   }
   return true;
@@ -717,7 +718,7 @@ void Rm(const v8::FunctionCallbackInfo<v8::Value>& info) {
 void Rename(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string from;
   std::string to;
-  if (!PathArgument(info, 0, &from) || !PathArgument(info, 1, &to)) return;
+  if (!PathArgument(info, 0, &from, "oldPath") || !PathArgument(info, 1, &to, "newPath")) return;
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [from, to] { return RenameJob(from, to); }, SettleVoid));
 }

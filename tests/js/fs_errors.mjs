@@ -238,6 +238,13 @@ try {
     await assertRejects(writeFile(at('kept-data'), 42), TypeError);
     assertEquals(await readFile(at('kept-data'), 'utf8'), 'kept', 'writeFile with bad data does not truncate');
   });
+
+  await test("rename's argument errors name the argument (oldPath, newPath)", async () => {
+    for (const [args, name] of [[['a'], 'newPath'], [[1, 'b'], 'oldPath'], [['a', 'b\0'], 'newPath']]) {
+      const error = await rename(...args).then(() => null, (e) => e);
+      assert(error instanceof TypeError && error.message.startsWith(`The "${name}" argument`), `${JSON.stringify(args)}: ${error}`);
+    }
+  });
 } finally {
   await rm(root, { recursive: true, force: true });
 }
