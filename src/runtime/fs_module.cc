@@ -428,6 +428,53 @@ bool Option(const v8::FunctionCallbackInfo<v8::Value>& info, int index, const ch
   return true;
 }
 
+// The options argument at `index` is absent, null, a string (an encoding)
+// or an object; anything else rejects the call's promise (false).
+bool CheckOptionsArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index) {
+  if (info.Length() <= index || info[index]->IsUndefined() || info[index]->IsNull() ||
+      info[index]->IsString() || info[index]->IsObject()) {
+    return true;
+  }
+  Reject(info, v8::Exception::TypeError(V8String(
+                   info.GetIsolate(), "The \"options\" argument must be a string or an object")));
+  return false;
+}
+
+// An option's value as a string; a conversion that throws rejects the
+// call's promise, like any bad argument (false).
+bool OptionText(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value> value,
+                std::string* text) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::TryCatch try_catch(isolate);
+  v8::Local<v8::String> string;
+  if (!value->ToString(isolate->GetCurrentContext()).ToLocal(&string)) {
+    if (!try_catch.HasTerminated()) Reject(info, try_catch.Exception());
+    return false;
+  }
+  *text = StdString(isolate, string);
+  return true;
+}
+
+// The `encoding` option: none (`*text` false) or utf8 in any spelling
+// (`*text` true); any other name rejects with a TypeError that says what
+// the call supports.
+bool Utf8Encoding(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value> encoding,
+                  const char* supported, bool* text) {
+  *text = false;
+  if (encoding->IsUndefined() || encoding->IsNull()) return true;
+  std::string name;
+  if (!OptionText(info, encoding, &name)) return false;
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name != "utf8" && name != "utf-8") {
+    Reject(info, v8::Exception::TypeError(V8String(
+                     info.GetIsolate(),
+                     "Unsupported encoding '" + name + "' (hostloop:fs " + supported + ")")));
+    return false;
+  }
+  *text = true;
+  return true;
+}
+
 // Rejects with the job's error; returns whether it did.
 bool RejectIfFailed(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver,
                     const FsResult& result) {
@@ -450,33 +497,11 @@ void SettleVoid(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsR
 void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
-  v8::Isolate* isolate = info.GetIsolate();
-  if (info.Length() > 1 && !info[1]->IsUndefined() && !info[1]->IsNull() && !info[1]->IsString() &&
-      !info[1]->IsObject()) {
-    Reject(info, v8::Exception::TypeError(
-                     V8String(isolate, "The \"options\" argument must be a string or an object")));
-    return;
-  }
   v8::Local<v8::Value> encoding;
-  if (!Option(info, 1, "encoding", &encoding)) return;
   bool text = false;
-  if (!encoding->IsUndefined() && !encoding->IsNull()) {
-    // (A conversion that throws rejects the promise, like any bad argument.)
-    v8::TryCatch try_catch(isolate);
-    v8::Local<v8::String> encoding_name;
-    if (!encoding->ToString(isolate->GetCurrentContext()).ToLocal(&encoding_name)) {
-      if (!try_catch.HasTerminated()) Reject(info, try_catch.Exception());
-      return;
-    }
-    std::string name = StdString(isolate, encoding_name);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (name != "utf8" && name != "utf-8") {
-      Reject(info, v8::Exception::TypeError(V8String(
-                       isolate,
-                       "Unsupported encoding '" + name + "' (hostloop:fs reads bytes or utf8)")));
-      return;
-    }
-    text = true;
+  if (!CheckOptionsArgument(info, 1) || !Option(info, 1, "encoding", &encoding) ||
+      !Utf8Encoding(info, encoding, "reads bytes or utf8", &text)) {
+    return;
   }
   // The most a readFile can return: bytes, a Uint8Array's longest length;
   // text, the UTF-8 of V8's longest string (at most 3 bytes a UTF-16 unit;
@@ -569,41 +594,18 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
   Payload payload;
   if (!PathArgument(info, 0, &path) || !PayloadArgument(info, 1, &payload)) return;
   v8::Isolate* isolate = info.GetIsolate();
-  if (info.Length() > 2 && !info[2]->IsUndefined() && !info[2]->IsNull() && !info[2]->IsString() &&
-      !info[2]->IsObject()) {
-    Reject(info, v8::Exception::TypeError(
-                     V8String(isolate, "The \"options\" argument must be a string or an object")));
-    return;
-  }
   v8::Local<v8::Value> encoding;
   v8::Local<v8::Value> flag;
-  if (!Option(info, 2, "encoding", &encoding) || !Option(info, 2, "flag", &flag)) return;
-  // (A conversion that throws rejects the promise, like any bad argument.)
-  auto option_text = [&](v8::Local<v8::Value> value, std::string* text) {
-    v8::TryCatch try_catch(isolate);
-    v8::Local<v8::String> string;
-    if (!value->ToString(isolate->GetCurrentContext()).ToLocal(&string)) {
-      if (!try_catch.HasTerminated()) Reject(info, try_catch.Exception());
-      return false;
-    }
-    *text = StdString(isolate, string);
-    return true;
-  };
-  if (!encoding->IsUndefined() && !encoding->IsNull()) {
-    std::string name;
-    if (!option_text(encoding, &name)) return;
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (name != "utf8" && name != "utf-8") {
-      Reject(info, v8::Exception::TypeError(
-                       V8String(isolate, "Unsupported encoding '" + name +
-                                             "' (hostloop:fs writes bytes, and strings as utf8)")));
-      return;
-    }
+  bool text;
+  if (!CheckOptionsArgument(info, 2) || !Option(info, 2, "encoding", &encoding) ||
+      !Option(info, 2, "flag", &flag) ||
+      !Utf8Encoding(info, encoding, "writes bytes, and strings as utf8", &text)) {
+    return;
   }
   bool exclusive = false;
   if (!flag->IsUndefined()) {
     std::string name;
-    if (!option_text(flag, &name)) return;
+    if (!OptionText(info, flag, &name)) return;
     if (name == "w" || name == "a" || name == "wx" || name == "ax") {
       append = name[0] == 'a';
       exclusive = name.size() == 2;
