@@ -60,14 +60,17 @@ try {
       const worker = new Worker(url, { type: 'module' });
       worker.postMessage({ index: 100 + round, close: true });
     }
-    // Let the pool run every job (the parent's own calls queue behind them).
-    for (let i = 0; i < 5; i++) {
-      await writeFile(`${root}/parent-${i}`, new Uint8Array(16));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every worker issued its 24 writes before it was terminated or closed
+    // itself, and the pool finishes them all: wait for the last file (the
+    // directory cannot be removed while writes still create files in it).
+    const expected = 2 * ROUNDS * 24;
+    const deadline = performance.now() + 60000;
+    let count = 0;
+    while ((count = (await readdir(`${root}/out`)).length) < expected && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    assert((await readdir(`${root}/out`)).length > 0, 'the workers wrote files');
+    assertEquals(count, expected, 'every pending write was done');
   });
 } finally {
-  await new Promise((resolve) => setTimeout(resolve, 200));
   await rm(root, { recursive: true, force: true });
 }
