@@ -220,6 +220,23 @@ TEST(Embed, RuntimeStopperEndsAnEndlessLoopFromAnotherThread) {
   stopper.Stop(1);  // after the runtime: nothing
 }
 
+TEST(Embed, RuntimeStopperRacingEvaluateModuleStopsTheRuntime) {
+  // A stop requested as the home thread starts evaluating a module: V8
+  // 10.2 stopped the process (CHECK module->status() == kErrored) when the
+  // termination landed before the module was on its evaluation stack.
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  for (int round = 0; round < 150; ++round) {
+    std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+    hostloop::RuntimeStopper stopper = runtime->stopper();
+    std::thread watchdog([stopper] { stopper.Stop(10); });
+    runtime->EvaluateModule("let x = 0; setInterval(() => { x++; }, 1); while (x < 1e5) x++;");
+    looper->Run();
+    watchdog.join();
+    ASSERT_TRUE(runtime->stopped()) << "round " << round;
+    ASSERT_EQ(runtime->exit_code(), 10) << "round " << round;
+  }
+}
+
 TEST(Embed, RuntimeStopperStopsAnIdleRuntime) {
   auto looper = std::move(hostloop::Looper::Create()).value();
   std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());

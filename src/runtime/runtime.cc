@@ -639,8 +639,13 @@ void RemoteStop::Request(int exit_code) {
     }
     if (runtime != nullptr) runtime->Stop(exit_code);
   });
-  // Stops JS even inside an endless loop (as a worker's terminate() does).
-  isolate_->TerminateExecution();
+  // Stops JS even inside an endless loop. Terminated from inside the JS,
+  // at V8's next interrupt check: a TerminateExecution() from this thread
+  // could land as the home thread enters Module::Evaluate, before the
+  // module is on V8's evaluation stack, and V8 10.2 then fails a CHECK
+  // (module->status() == kErrored) and stops the process.
+  isolate_->RequestInterrupt(
+      [](v8::Isolate* isolate, void*) { isolate->TerminateExecution(); }, nullptr);
 }
 
 Runtime::StopDeferral::~StopDeferral() {
