@@ -70,10 +70,20 @@ void CallJsonFunction(const v8::FunctionCallbackInfo<v8::Value>& info) {
     return;
   }
   if (result.empty()) return;
-  v8::Local<v8::Value> value;
-  if (v8::JSON::Parse(context, runtime::V8String(isolate, result)).ToLocal(&value)) {
-    info.GetReturnValue().Set(value);
+  // Longer than V8's longest string (or than an int counts): a RangeError
+  // at the call, not a failed CHECK.
+  v8::Local<v8::String> text;
+  if (result.size() > static_cast<std::size_t>(v8::String::kMaxLength) ||
+      !v8::String::NewFromUtf8(isolate, result.data(), v8::NewStringType::kNormal,
+                               static_cast<int>(result.size()))
+           .ToLocal(&text)) {
+    isolate->ThrowException(v8::Exception::RangeError(runtime::V8String(
+        isolate, "a native function's JSON result (" + std::to_string(result.size()) +
+                     " bytes) is longer than V8's longest string")));
+    return;
   }
+  v8::Local<v8::Value> value;
+  if (v8::JSON::Parse(context, text).ToLocal(&value)) info.GetReturnValue().Set(value);
 }
 
 }  // namespace

@@ -190,6 +190,15 @@ TEST(Embed, ACxxExceptionFromANativeFunctionBecomesAJsError) {
 
 // A Runtime used from another thread than the one that created it stops
 // the process with a message, not a data race inside V8.
+TEST(Embed, AJsonFunctionResultLongerThanAV8StringIsARangeError) {
+  // It stopped the process (ToLocalChecked on the failed string).
+  EXPECT_EQ(RunProgram("import { huge } from 'hostloop:embed_test_huge';\n"
+                       "let caught;\n"
+                       "try { huge(); } catch (error) { caught = error; }\n"
+                       "if (!(caught instanceof RangeError)) throw new Error(`got ${caught}`);\n"),
+            0);
+}
+
 // What the embed_test_watchdog module's functions saw.
 std::atomic<bool> g_endless_loop_entered{false};
 std::atomic<int> g_calls_after_stop{0};
@@ -343,6 +352,14 @@ int main(int argc, char** argv) {
            [](const std::string&) {
              g_runtime_to_destroy->reset();
              return std::string();
+           }},
+      });
+  hostloop::DefineJsonModule(
+      "embed_test_huge",
+      {
+          {"huge",
+           [](const std::string&) {
+             return std::string(static_cast<std::size_t>(v8::String::kMaxLength) + 1, '1');
            }},
       });
   hostloop::DefineJsonModule(

@@ -329,7 +329,10 @@ bool Looper::KeepsAlive() {
 
 void Looper::Quit() {
   remote_->quit_.store(true, std::memory_order_relaxed);
-  if (!IsHomeThread()) Wake();
+  // From another thread, or on this one between two Step()s (the foreign
+  // loop polls the backend fd, armed by the last Step()): wake it, so that
+  // the next Step() returns false at once instead of at the next deadline.
+  if (!IsHomeThread() || handed_to_foreign_loop_) Wake();
 }
 
 Looper::RunResult Looper::Run() {

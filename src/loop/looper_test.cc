@@ -198,6 +198,20 @@ TEST(Looper, L10WorkAddedBetweenStepsMakesTheBackendFdReadable) {
   EXPECT_TRUE(delayed_ran);
 }
 
+TEST(Looper, L10QuitOnTheHomeThreadBetweenStepsMakesTheBackendFdReadable) {
+  // The application quits from its own handler between two Step()s: the
+  // foreign loop must wake for the Step() that returns false, not sleep to
+  // the next deadline (an hour here).
+  auto looper = MakeLooper();
+  looper->PostDelayed([] {}, std::chrono::hours(1));
+  EXPECT_TRUE(looper->Step());
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  ASSERT_EQ(::poll(&fd, 1, 0), 0);
+  looper->Quit();
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  EXPECT_FALSE(looper->Step());
+}
+
 TEST(Looper, L10UnwatchingAStaleWatchLeavesTheFdNumbersNewWatchAlone) {
   // Misuse the loop survives: an fd closed while watched (the kernel drops
   // its epoll registration), its number reused by a new watch, then the old
