@@ -40,7 +40,9 @@ using loop::LooperRemote;
 class Engine {
  public:
   // Once, before any Runtime. `v8_flags` are V8 command-line flags
-  // ("--expose-gc"). Returns false with `error` set when V8 rejects a flag.
+  // ("--expose-gc"). Returns false with `error` set when V8 rejects a flag,
+  // and when called again (V8 cannot be initialized twice, nor again after
+  // Shutdown()).
   static bool Initialize(const char* argv0, const std::vector<std::string>& v8_flags = {},
                          std::string* error = nullptr);
   // After the last Runtime is gone.

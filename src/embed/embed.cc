@@ -20,7 +20,7 @@ bool Engine::Initialize(const char* argv0, const std::vector<std::string>& v8_fl
   worker::RegisterWorkerBindings();
   const v8::StartupData* snapshot = v8_flags.empty() ? runtime::EmbeddedSnapshot() : nullptr;
   base::Result<void> result = v8host::V8Process::Initialize(argv0, v8_flags, snapshot);
-  if (!result.ok() && error != nullptr) *error = result.error().message;
+  if (error != nullptr) *error = result.ok() ? std::string() : result.error().message;
   return result.ok();
 }
 

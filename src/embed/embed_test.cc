@@ -190,6 +190,13 @@ TEST(Embed, ACxxExceptionFromANativeFunctionBecomesAJsError) {
 
 // A Runtime used from another thread than the one that created it stops
 // the process with a message, not a data race inside V8.
+TEST(Embed, EngineInitializeAgainReturnsFalseWithAnError) {
+  // It was a CHECK failure. (Again after Shutdown(): checked in main().)
+  std::string error = "stale";
+  EXPECT_FALSE(hostloop::Engine::Initialize("embed_test", {}, &error));
+  EXPECT_NE(error.find("already initialized"), std::string::npos) << error;
+}
+
 TEST(Embed, AJsonFunctionResultLongerThanAV8StringIsARangeError) {
   // It stopped the process (ToLocalChecked on the failed string).
   EXPECT_EQ(RunProgram("import { huge } from 'hostloop:embed_test_huge';\n"
@@ -385,5 +392,12 @@ int main(int argc, char** argv) {
   }
   int result = RUN_ALL_TESTS();
   hostloop::Engine::Shutdown();
+  // V8 cannot start again in this process: false and a reason, not an abort.
+  if (hostloop::Engine::Initialize(argv[0], {}, &error) ||
+      error.find("cannot be initialized again") == std::string::npos) {
+    std::fprintf(stderr, "Engine::Initialize after Shutdown: expected false and a reason, got '%s'\n",
+                 error.c_str());
+    return 1;
+  }
   return result;
 }

@@ -21,11 +21,16 @@ std::unique_ptr<HostPlatform>& PlatformSlot() {
 }  // namespace
 
 const v8::StartupData* g_snapshot = nullptr;
+// V8 cannot be initialized again once disposed (its platform state is final).
+bool g_disposed = false;
 
 base::Result<void> V8Process::Initialize(const char* argv0,
                                          const std::vector<std::string>& v8_flags,
                                          const v8::StartupData* snapshot) {
-  CHECK(!initialized());
+  if (initialized()) return base::Error{0, "V8 is already initialized in this process"};
+  if (g_disposed) {
+    return base::Error{0, "V8 was shut down in this process and cannot be initialized again"};
+  }
   g_snapshot = snapshot;
   // Import assertions (`assert { type: 'json' }`) are behind a flag in V8 10.2.
   static const char kDefaultFlags[] = "--harmony-import-assertions";
@@ -68,6 +73,7 @@ void V8Process::Shutdown() {
   v8::V8::Dispose();
   v8::V8::DisposePlatform();
   PlatformSlot().reset();
+  g_disposed = true;
 }
 
 const char* V8Process::Version() { return v8::V8::GetVersion(); }
