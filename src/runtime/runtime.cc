@@ -644,8 +644,8 @@ void RemoteStop::Request(int exit_code) {
   // could land as the home thread enters Module::Evaluate, before the
   // module is on V8's evaluation stack, and V8 10.2 then fails a CHECK
   // (module->status() == kErrored) and stops the process.
-  isolate_->RequestInterrupt(
-      [](v8::Isolate* isolate, void*) { isolate->TerminateExecution(); }, nullptr);
+  isolate_->RequestInterrupt([](v8::Isolate* isolate, void*) { isolate->TerminateExecution(); },
+                             nullptr);
 }
 
 Runtime::StopDeferral::~StopDeferral() {

@@ -283,8 +283,8 @@ bool ReadDOMException(v8::Isolate* isolate, v8::Local<v8::Value> value, std::str
 }
 
 v8::MaybeLocal<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
-                                            v8::Local<v8::Value> name,
-                                            v8::Local<v8::Value> message) {
+                                                 v8::Local<v8::Value> name,
+                                                 v8::Local<v8::Value> message) {
   v8::Isolate* isolate = runtime->isolate();
   v8::Global<v8::ObjectTemplate>& cached = runtime->serializable_template();
   if (cached.IsEmpty()) {
