@@ -624,11 +624,13 @@ void Runtime::Stop(int exit_code) {
 
 void RemoteStop::Request(int exit_code) {
   base::MutexLock lock(mutex_);
-  if (runtime_ == nullptr || requested_.exchange(true, std::memory_order_relaxed)) return;
+  if (runtime_ == nullptr || posted_) return;
+  posted_ = true;
   // The stop itself happens on the home thread, where the runtime lives and
   // dies: it is still there if this entry finds it registered. Posted
-  // before the JS is terminated, so that the pending post keeps the Looper
-  // running until it has stopped the runtime.
+  // before anything else, so that the pending post keeps the Looper running
+  // until it has stopped the runtime (once `requested_` is seen, the
+  // runtime's own entries do nothing and keep nothing alive).
   looper_->Post([stop = weak_from_this(), exit_code] {
     std::shared_ptr<RemoteStop> alive = stop.lock();
     if (!alive) return;
@@ -639,6 +641,7 @@ void RemoteStop::Request(int exit_code) {
     }
     if (runtime != nullptr) runtime->Stop(exit_code);
   });
+  requested_.store(true, std::memory_order_relaxed);
   // Stops JS even inside an endless loop. Terminated from inside the JS,
   // at V8's next interrupt check: a TerminateExecution() from this thread
   // could land as the home thread enters Module::Evaluate, before the

@@ -138,6 +138,7 @@ class RemoteStop : public std::enable_shared_from_this<RemoteStop> {
   friend class Runtime;
   std::atomic<bool> requested_{false};
   base::Mutex mutex_;
+  bool posted_ GUARDED_BY(mutex_) = false;  // the stop entry is on its way
   // Set while the runtime lives (cleared by ~Runtime on the home thread
   // before its isolate goes).
   Runtime* runtime_ GUARDED_BY(mutex_) = nullptr;
