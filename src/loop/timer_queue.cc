@@ -5,50 +5,28 @@
 #include <cstdint>
 #include <functional>
 #include <new>
-#include <sys/mman.h>
 #include <utility>
 
 #include "base/check.h"
 
 namespace hostloop::loop {
 
-namespace {
-
-// Asks for transparent huge pages behind the 2 MB-aligned parts of a large
-// block (the kernel's "madvise" mode honours only what is asked for).
-void AdviseHugePages(void* data, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = 2u << 20;
-  if (bytes < 2 * kHuge) return;
-  auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-  auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-}  // namespace
-
 template <typename T>
 void TimerQueue::PodArray<T>::Grow() {
-  std::size_t capacity = capacity_ == 0 ? 64 : capacity_ * 2;
-  void* data = std::realloc(data_, capacity * sizeof(T));
-  CHECK_MSG(data != nullptr, "out of memory growing the timer queue");
-  data_ = static_cast<T*>(data);
-  capacity_ = capacity;
-  AdviseHugePages(data_, capacity * sizeof(T));
+  CHECK_MSG(region_.Grow((size_ + 1) * sizeof(T)), "out of memory growing the timer queue");
+  capacity_ = region_.usable() / sizeof(T);
 }
+
+TimerQueue::TimerQueue() = default;
 
 TimerQueue::~TimerQueue() {
   for (uint32_t i = 0; i < slot_count_; ++i) slot(i).~Slot();
-  for (Slot* chunk : chunks_) std::free(chunk);
 }
 
 uint32_t TimerQueue::AppendSlot() {
   CHECK_MSG(slot_count_ < kMaxSlots, "more than 8M timers pending");
-  if ((slot_count_ & kChunkMask) == 0) {
-    constexpr std::size_t kChunkBytes = sizeof(Slot) * (kChunkMask + 1);
-    void* chunk = std::aligned_alloc(alignof(Slot), kChunkBytes);
-    CHECK_MSG(chunk != nullptr, "out of memory growing the timer queue");
-    chunks_.push_back(static_cast<Slot*>(chunk));
-  }
+  CHECK_MSG(slots_.Grow((std::size_t{slot_count_} + 1) * sizeof(Slot)),
+            "out of memory growing the timer queue");
   ::new (static_cast<void*>(&slot(slot_count_))) Slot();
   states_.push_back(0);
   if (slot_count_ % 64 == 0) cancelled_bits_.push_back(0);

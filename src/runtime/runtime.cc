@@ -22,6 +22,7 @@
 #include "runtime/serializer.h"
 #include "runtime/timers.h"
 #include "runtime/v8_util.h"
+#include "v8/array_buffer_allocator.h"
 #include "v8/v8_process.h"
 
 namespace hostloop::runtime {
@@ -66,7 +67,7 @@ base::Result<void> Runtime::Initialize() {
   event_loop_ =
       options_.event_loop ? options_.event_loop : loop::EventLoop::Create(looper_->clock());
 
-  allocator_.reset(v8::ArrayBuffer::Allocator::NewDefaultAllocator());
+  allocator_ = std::make_shared<v8host::ArrayBufferAllocator>();
   const v8::StartupData* snapshot = v8host::V8Process::snapshot();
   isolate_ = v8::Isolate::Allocate();
   // Registered before Initialize: V8 asks for the foreground runner inside

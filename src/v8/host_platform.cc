@@ -9,7 +9,11 @@ namespace hostloop::v8host {
 
 HostPlatform::HostPlatform(int thread_pool_size)
     : default_platform_(v8::platform::NewDefaultPlatform(
-          thread_pool_size, v8::platform::IdleTaskSupport::kDisabled)) {}
+          thread_pool_size, v8::platform::IdleTaskSupport::kDisabled)) {
+  if (v8::PageAllocator* inner = default_platform_->GetPageAllocator()) {
+    page_allocator_ = std::make_unique<HugePageAllocator>(inner);
+  }
+}
 
 HostPlatform::~HostPlatform() = default;
 
@@ -40,9 +44,7 @@ std::shared_ptr<loop::EventLoop> HostPlatform::LoopFor(RuntimeKey key) {
   return it == loops_.end() ? nullptr : it->second.lock();
 }
 
-v8::PageAllocator* HostPlatform::GetPageAllocator() {
-  return default_platform_->GetPageAllocator();
-}
+v8::PageAllocator* HostPlatform::GetPageAllocator() { return page_allocator_.get(); }
 
 int HostPlatform::NumberOfWorkerThreads() { return default_platform_->NumberOfWorkerThreads(); }
 

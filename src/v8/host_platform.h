@@ -19,6 +19,7 @@
 
 #include "base/thread_annotations.h"
 #include "loop/event_loop.h"
+#include "v8/huge_page_allocator.h"
 
 namespace hostloop::v8host {
 
@@ -59,6 +60,9 @@ class HostPlatform final : public v8::Platform {
   };
 
   std::unique_ptr<v8::Platform> default_platform_;
+  // The default platform's page allocator with huge pages behind large
+  // commits; null when it has none (V8 then uses its own).
+  std::unique_ptr<HugePageAllocator> page_allocator_;
 
   base::Mutex mutex_;
   RuntimeKey next_key_ GUARDED_BY(mutex_) = 1;

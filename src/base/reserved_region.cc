@@ -1,0 +1,58 @@
+#include "base/reserved_region.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace hostloop::base {
+namespace {
+
+std::size_t RoundUp(std::size_t value, std::size_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+}  // namespace
+
+ReservedRegion::~ReservedRegion() {
+  if (data_ != nullptr) munmap(data_, reserved_);
+}
+
+bool ReservedRegion::Grow(std::size_t bytes) {
+  if (bytes <= usable_) return true;
+  if (bytes > max_bytes_) return false;
+  if (data_ == nullptr) {
+    // Address space only (PROT_NONE is not committed memory), aligned to
+    // a huge page so the regions past the first 2 MB can be backed by them.
+    const std::size_t reserved = RoundUp(max_bytes_, kHugePage);
+    void* raw = mmap(nullptr, reserved + kHugePage, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED) return false;
+    const auto start = reinterpret_cast<std::uintptr_t>(raw);
+    const std::uintptr_t aligned = RoundUp(start, kHugePage);
+    // Give back the slack on both sides of the aligned block.
+    if (aligned > start) munmap(raw, aligned - start);
+    const std::uintptr_t end = aligned + reserved;
+    if (start + reserved + kHugePage > end) {
+      munmap(reinterpret_cast<void*>(end), start + reserved + kHugePage - end);
+    }
+    data_ = reinterpret_cast<void*>(aligned);
+    reserved_ = reserved;
+  }
+  // Grow by half at least; in pages below 2 MB, in huge pages above.
+  std::size_t target = std::max({bytes, usable_ + usable_ / 2, std::size_t{64} << 10});
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  target = RoundUp(target, target > kHugePage ? kHugePage : page);
+  target = std::min(target, reserved_);
+  char* base = static_cast<char*>(data_);
+  if (mprotect(base + usable_, target - usable_, PROT_READ | PROT_WRITE) != 0) return false;
+  if (target > kHugePage) {
+    const std::size_t from = std::max(usable_, kHugePage);
+    madvise(base + from, target - from, MADV_HUGEPAGE);
+  }
+  usable_ = target;
+  return true;
+}
+
+}  // namespace hostloop::base

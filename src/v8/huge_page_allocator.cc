@@ -1,0 +1,31 @@
+#include "v8/huge_page_allocator.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace hostloop::v8host {
+
+void AdviseHugePages(void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = HugePageAllocator::kHugePage;
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = (start + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t end = (start + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+void* HugePageAllocator::AllocatePages(void* address, size_t length, size_t alignment,
+                                       Permission permissions) {
+  if (length >= kHugePage && alignment < kHugePage) alignment = kHugePage;
+  void* pages = inner_->AllocatePages(address, length, alignment, permissions);
+  if (pages != nullptr && permissions == kReadWrite) AdviseHugePages(pages, length);
+  return pages;
+}
+
+bool HugePageAllocator::SetPermissions(void* address, size_t length, Permission permissions) {
+  if (!inner_->SetPermissions(address, length, permissions)) return false;
+  if (permissions == kReadWrite) AdviseHugePages(address, length);
+  return true;
+}
+
+}  // namespace hostloop::v8host
