@@ -123,10 +123,14 @@ std::unique_ptr<SerializedMessage> CopyMessage(const SerializedMessage& message)
     copy->size = message.size;
     copy->capacity = message.size;
   }
-  copy->shared_array_buffers = message.shared_array_buffers;
-  // (Copy-constructed one by one: CompiledWasmModule cannot be assigned.)
-  copy->wasm_modules.reserve(message.wasm_modules.size());
-  for (const v8::CompiledWasmModule& module : message.wasm_modules) copy->wasm_modules.push_back(module);
+  if (message.attachments) {
+    const SerializedMessage::Attachments& from = *message.attachments;
+    SerializedMessage::Attachments& to = copy->attach();
+    to.shared_array_buffers = from.shared_array_buffers;
+    // (Copy-constructed one by one: CompiledWasmModule cannot be assigned.)
+    to.wasm_modules.reserve(from.wasm_modules.size());
+    for (const v8::CompiledWasmModule& module : from.wasm_modules) to.wasm_modules.push_back(module);
+  }
   copy->inline_value = message.inline_value;
   copy->number = message.number;
   return copy;

@@ -407,9 +407,10 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   // which is dropped here (its core tells this end it is gone).
   // (Only a message that carries ports can hold the target: the peer is
   // looked up, under its lock, for those alone.)
-  if (!message->ports.empty()) {
+  if (message->has_ports()) {
     std::shared_ptr<PortCore> target = handle->core()->peer();
-    if (target && std::find(message->ports.begin(), message->ports.end(), target) != message->ports.end()) {
+    const std::vector<std::shared_ptr<PortCore>>& ports = message->attachments->ports;
+    if (target && std::find(ports.begin(), ports.end(), target) != ports.end()) {
       runtime->Print("Warning: the target port was posted to itself, and the communication channel was lost\n", 2);
       return;
     }
@@ -566,7 +567,7 @@ void MessagePortHandle::Deliver(SerializedMessage& message) {
 
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
                           SerializedMessage& message) {
-  if (runtime->stopping() || message.notice) return;
+  if (runtime->stopping() || message.is_notice()) return;
   v8::Isolate* isolate = runtime->isolate();
   v8::HandleScope scope(isolate);
   v8::Local<v8::Context> context = runtime->context();

@@ -66,7 +66,7 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
       if (shared_buffers_[i] == buffer) return v8::Just(static_cast<uint32_t>(i));
     }
     shared_buffers_.push_back(buffer);
-    message_->shared_array_buffers.push_back(buffer->GetBackingStore());
+    message_->attach().shared_array_buffers.push_back(buffer->GetBackingStore());
     return v8::Just(static_cast<uint32_t>(shared_buffers_.size() - 1));
   }
 
@@ -87,8 +87,9 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
 
   v8::Maybe<uint32_t> GetWasmModuleTransferId(v8::Isolate* isolate,
                                               v8::Local<v8::WasmModuleObject> module) override {
-    message_->wasm_modules.push_back(module->GetCompiledModule());
-    return v8::Just(static_cast<uint32_t>(message_->wasm_modules.size() - 1));
+    std::vector<v8::CompiledWasmModule>& modules = message_->attach().wasm_modules;
+    modules.push_back(module->GetCompiledModule());
+    return v8::Just(static_cast<uint32_t>(modules.size() - 1));
   }
 
  private:
@@ -155,14 +156,17 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
 
   v8::MaybeLocal<v8::SharedArrayBuffer> GetSharedArrayBufferFromId(v8::Isolate* isolate,
                                                                    uint32_t id) override {
-    if (id >= message_->shared_array_buffers.size()) return {};
-    return v8::SharedArrayBuffer::New(isolate, message_->shared_array_buffers[id]);
+    if (!message_->attachments || id >= message_->attachments->shared_array_buffers.size()) {
+      return {};
+    }
+    return v8::SharedArrayBuffer::New(isolate, message_->attachments->shared_array_buffers[id]);
   }
 
   v8::MaybeLocal<v8::WasmModuleObject> GetWasmModuleFromId(v8::Isolate* isolate,
                                                            uint32_t id) override {
-    if (id >= message_->wasm_modules.size()) return {};
-    return v8::WasmModuleObject::FromCompiledModule(isolate, message_->wasm_modules[id]);
+    if (!message_->attachments || id >= message_->attachments->wasm_modules.size()) return {};
+    return v8::WasmModuleObject::FromCompiledModule(isolate,
+                                                    message_->attachments->wasm_modules[id]);
   }
 
   // Creates this runtime's MessagePorts for the transferred cores, in order,
@@ -171,7 +175,8 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
   // cores left are closed.
   bool AdoptPorts() {
     bool made = true;
-    for (std::shared_ptr<PortCore>& core : message_->ports) {
+    if (!message_->has_ports()) return true;
+    for (std::shared_ptr<PortCore>& core : message_->attachments->ports) {
       v8::Local<v8::Object> port;
       if (!made) {
         core->Close();
@@ -182,7 +187,7 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
         made = false;
       }
     }
-    message_->ports.clear();
+    message_->attachments->ports.clear();
     return made;
   }
 
@@ -373,11 +378,11 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
     }
   }
   for (v8::Local<v8::ArrayBuffer> buffer : buffers) {
-    message->array_buffers.push_back(buffer->GetBackingStore());
+    message->attach().array_buffers.push_back(buffer->GetBackingStore());
     buffer->Detach();
   }
   for (v8::Local<v8::Object> port : ports) {
-    message->ports.push_back(MessagePortHandle::FromObject(isolate, port)->Disentangle());
+    message->attach().ports.push_back(MessagePortHandle::FromObject(isolate, port)->Disentangle());
   }
   return message;
 }
@@ -387,14 +392,10 @@ void SerializedMessage::Recycle() {
   constexpr std::size_t kKeptCapacity = 4096;
   if (capacity > kKeptCapacity) DropBuffer();
   size = 0;
-  array_buffers.clear();
-  shared_array_buffers.clear();
-  ports.clear();
-  wasm_modules.clear();
+  attachments.reset();
   cross_thread = false;
   inline_value = Inline::kNone;
   number = 0;
-  notice.reset();
 }
 
 v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& message,
@@ -420,9 +421,12 @@ v8::MaybeLocal<v8::Value> Deserialize(Runtime* runtime, SerializedMessage& messa
   v8::ValueDeserializer deserializer(isolate, message.data.get(), message.size, &delegate);
   delegate.set_deserializer(&deserializer);
   if (!delegate.AdoptPorts() || deserializer.ReadHeader(context).IsNothing()) return {};
-  for (std::size_t i = 0; i < message.array_buffers.size(); ++i) {
-    deserializer.TransferArrayBuffer(static_cast<uint32_t>(i),
-                                     v8::ArrayBuffer::New(isolate, message.array_buffers[i]));
+  if (message.attachments) {
+    const auto& buffers = message.attachments->array_buffers;
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+      deserializer.TransferArrayBuffer(static_cast<uint32_t>(i),
+                                       v8::ArrayBuffer::New(isolate, buffers[i]));
+    }
   }
   v8::Local<v8::Value> value;
   if (!deserializer.ReadValue(context).ToLocal(&value)) return {};

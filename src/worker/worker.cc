@@ -91,7 +91,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     // Behind the messages this worker posted before it (J4: "post the
     // result, then fail" must not lose or overtake the result).
     auto notice = std::make_unique<runtime::SerializedMessage>();
-    notice->notice = std::make_shared<const ErrorReport>(std::move(report));
+    notice->attach().notice = std::make_shared<const ErrorReport>(std::move(report));
     PostToParent(std::move(notice));
     return true;
   }
@@ -384,9 +384,10 @@ void WorkerHost::Terminate() {
 
 void WorkerHost::Deliver(runtime::SerializedMessage& message) {
   if (terminated_) return;
-  if (message.notice) {
+  if (message.is_notice()) {
     // Only the worker sends notices on this queue: its uncaught errors.
-    auto report = std::static_pointer_cast<const ErrorReport>(std::move(message.notice));
+    auto report =
+        std::static_pointer_cast<const ErrorReport>(std::move(message.attachments->notice));
     OnError(*report);
     return;
   }
