@@ -145,6 +145,8 @@ base::Result<void> Runtime::Initialize() {
     }
   }
   event_loop_->SetEntryHook([this] { Checkpoint(); });
+  // Start-up is over: what V8 commits from now on, it is about to fill.
+  platform->PopulateLargeCommits();
   return {};
 }
 

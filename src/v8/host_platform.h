@@ -40,6 +40,12 @@ class HostPlatform final : public v8::Platform {
   // Thread-safe. The loop registered under `key`, or nullptr once gone.
   std::shared_ptr<loop::EventLoop> LoopFor(RuntimeKey key);
 
+  // From now on V8's large read-write commits are populated at once
+  // (HugePageAllocator::EnablePopulate). Thread-safe.
+  void PopulateLargeCommits() {
+    if (page_allocator_) page_allocator_->EnablePopulate();
+  }
+
   // v8::Platform
   v8::PageAllocator* GetPageAllocator() override;
   int NumberOfWorkerThreads() override;

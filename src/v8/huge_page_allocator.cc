@@ -24,7 +24,13 @@ void* HugePageAllocator::AllocatePages(void* address, size_t length, size_t alig
 
 bool HugePageAllocator::SetPermissions(void* address, size_t length, Permission permissions) {
   if (!inner_->SetPermissions(address, length, permissions)) return false;
-  if (permissions == kReadWrite) AdviseHugePages(address, length);
+  if (permissions == kReadWrite) {
+    AdviseHugePages(address, length);
+    // (Fails harmlessly before Linux 5.14: the pages fault in as before.)
+    if (length >= kMinPopulate && populate_.load(std::memory_order_relaxed)) {
+      madvise(address, length, MADV_POPULATE_WRITE);
+    }
+  }
   return true;
 }
 

@@ -12,11 +12,22 @@
 // it but the tail. V8 commits a large object's page to the object's size and
 // fills it, so no memory is committed that would not be touched anyway;
 // smaller commits (V8's regular 256 KB pages, code) hold no aligned 2 MB and
-// stay as they are. Everything else is the wrapped allocator's.
+// stay as they are.
+//
+// Once populating is enabled (after the first isolate is set up), a
+// read-write commit of 64 KB or more is also populated at once
+// (MADV_POPULATE_WRITE: one call instead of a fault per page, ~4.6 instead
+// of ~10 us a page here). V8 commits memory it is about to fill: a
+// semispace's pages as new space grows, an old-space page for promoted
+// objects, a large object's page; a loop that allocates events ran ~20%
+// faster. Not during start-up, where the commits include capacity a short
+// script never touches (populated, it added 1.3 MB to an empty script's
+// peak RSS). Everything else is the wrapped allocator's.
 #pragma once
 
 #include <v8-platform.h>
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 
@@ -27,6 +38,11 @@ class HugePageAllocator final : public v8::PageAllocator {
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
   explicit HugePageAllocator(v8::PageAllocator* inner) : inner_(inner) {}
+
+  // From now on, large read-write commits are populated (see above).
+  // Thread-safe.
+  void EnablePopulate() { populate_.store(true, std::memory_order_relaxed); }
+  static constexpr std::size_t kMinPopulate = std::size_t{64} << 10;
 
   size_t AllocatePageSize() override { return inner_->AllocatePageSize(); }
   size_t CommitPageSize() override { return inner_->CommitPageSize(); }
@@ -58,6 +74,7 @@ class HugePageAllocator final : public v8::PageAllocator {
 
  private:
   v8::PageAllocator* const inner_;
+  std::atomic<bool> populate_{false};
 };
 
 // Asks for huge pages behind the 2 MB-aligned part of [data, data + bytes).

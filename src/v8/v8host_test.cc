@@ -115,5 +115,36 @@ TEST(HugePageAllocator, LeavesSmallPagesAlone) {
   EXPECT_TRUE(allocator.FreePages(page, 256 * 1024));
 }
 
+// How many of the pages in [data, data + bytes) are resident.
+std::size_t ResidentPages(void* data, std::size_t bytes) {
+  std::vector<unsigned char> residency(bytes / 4096);
+  if (mincore(data, bytes, residency.data()) != 0) return 0;
+  std::size_t resident = 0;
+  for (unsigned char page : residency) resident += page & 1;
+  return resident;
+}
+
+TEST(HugePageAllocator, PopulatesLargeCommitsOnceEnabled) {
+  MmapPageAllocator inner;
+  HugePageAllocator allocator(&inner);
+  constexpr std::size_t kPage = 256 * 1024;
+  auto* before = static_cast<char*>(
+      allocator.AllocatePages(nullptr, kPage, kPage, v8::PageAllocator::kNoAccess));
+  ASSERT_TRUE(allocator.SetPermissions(before, kPage, v8::PageAllocator::kReadWrite));
+  EXPECT_EQ(ResidentPages(before, kPage), 0u);  // faulted in as touched
+
+  allocator.EnablePopulate();
+  auto* after = static_cast<char*>(
+      allocator.AllocatePages(nullptr, kPage, kPage, v8::PageAllocator::kNoAccess));
+  ASSERT_TRUE(allocator.SetPermissions(after, kPage, v8::PageAllocator::kReadWrite));
+  EXPECT_EQ(ResidentPages(after, kPage), kPage / 4096);
+  // Small commits stay lazy.
+  auto* small = static_cast<char*>(
+      allocator.AllocatePages(nullptr, kPage, kPage, v8::PageAllocator::kNoAccess));
+  ASSERT_TRUE(allocator.SetPermissions(small, 16 * 1024, v8::PageAllocator::kReadWrite));
+  EXPECT_EQ(ResidentPages(small, 16 * 1024), 0u);
+  for (char* pages : {before, after, small}) allocator.FreePages(pages, kPage);
+}
+
 }  // namespace
 }  // namespace hostloop::v8host
