@@ -729,16 +729,16 @@ defineInspect(Event, ['type', 'defaultPrevented', 'cancelable', 'timeStamp']);
 // CustomEvent: https://dom.spec.whatwg.org/#interface-customevent
 // ---------------------------------------------------------------------------
 
-let peekCustomEventState;  // (value) -> state | undefined
+let isCustomEvent;  // (value) -> whether value is a CustomEvent
 
-function customEventState(value) {
-  const state = peekCustomEventState(value);
-  if (state === undefined) throw illegalInvocation();
-  return state;
+function checkCustomEvent(value) {
+  if (!isCustomEvent(value)) throw illegalInvocation();
 }
 
 class CustomEvent extends Event {
-  #state;
+  // The detail is a field of its own, not an object: a CustomEvent costs
+  // one allocation less.
+  #detail;
 
   constructor(type, eventInitDict = undefined) {
     const prefix = constructPrefix('CustomEvent');
@@ -749,21 +749,22 @@ class CustomEvent extends Event {
     super(type, eventInitDict);
     // CustomEventInit: any detail = null.
     const detail = readMember(eventInitDict, 'detail');
-    this.#state = { detail: detail === undefined ? null : detail };
+    this.#detail = detail === undefined ? null : detail;
   }
 
   static {
-    peekCustomEventState = (value) => (isObject(value) && #state in value ? value.#state : undefined);
+    isCustomEvent = (value) => isObject(value) && #detail in value;
   }
 
   // https://dom.spec.whatwg.org/#dom-customevent-detail
   get detail() {
-    return customEventState(this).detail;
+    checkCustomEvent(this);
+    return this.#detail;
   }
 
   // https://dom.spec.whatwg.org/#dom-customevent-initcustomevent
   initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
-    const state = customEventState(this);
+    checkCustomEvent(this);
     if (arguments.length < 1) {
       throw argumentCountError(executePrefix('initCustomEvent', 'CustomEvent'), 1, arguments.length);
     }
@@ -776,7 +777,7 @@ class CustomEvent extends Event {
     // Step 2.
     initializeEvent(event, type, bubbles, cancelable);
     // Step 3.
-    state.detail = detail;
+    this.#detail = detail;
   }
 }
 
