@@ -19,6 +19,7 @@ Stdlib only.
 import dataclasses
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -648,6 +649,33 @@ def run_case(hostloop: str, case: Case) -> list:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def output_before_endless_loop(hostloop: str) -> list:
+    """A line logged before `while (true) {}` reaches stdout while the loop
+    spins (it was buffered until the task ended, so it never came, and a
+    kill lost it). Waits for the line, then kills the process."""
+    directory = tempfile.mkdtemp(prefix="hostloop-cli-")
+    try:
+        path = os.path.join(directory, "spin.mjs")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("console.log('before the endless loop');\nwhile (true) {}\n")
+        proc = subprocess.Popen([hostloop, path], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        try:
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            line = proc.stdout.readline().decode("utf-8", "replace") if ready else ""
+        finally:
+            proc.kill()
+            proc.wait()
+        if line != "before the endless loop\n":
+            return [f"stdout while the loop spins: {line!r}, expected the line logged before it"]
+        return []
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+EXTRA_CHECKS = [("output before an endless loop is written at once", output_before_endless_loop)]
+
+
 def main() -> int:
     if len(sys.argv) < 2:
         print("usage: cli_test.py HOSTLOOP [NAME_SUBSTRING...]", file=sys.stderr)
@@ -670,6 +698,18 @@ def main() -> int:
                 print("  " + failure.replace("\n", "\n  "))
         else:
             print(f"ok   {case.name}")
+    for name, check in EXTRA_CHECKS:
+        if filters and not any(f in name for f in filters):
+            continue
+        selected.append(name)
+        failures = check(hostloop)
+        if failures:
+            failed.append(name)
+            print(f"FAIL {name}")
+            for failure in failures:
+                print("  " + failure.replace("\n", "\n  "))
+        else:
+            print(f"ok   {name}")
     print(f"\n{len(selected) - len(failed)} of {len(selected)} cases passed")
     if failed:
         print("failed:\n  " + "\n  ".join(failed))

@@ -58,7 +58,7 @@ int Main(int argc, char** argv) {
     }
   }
   // No death by SIGPIPE: a write to a stdout whose reader is gone fails with
-  // EPIPE, and the runtime stops with exit code 1 (Runtime::FlushOutput).
+  // EPIPE, and the runtime stops with exit code 1 (Runtime::Print).
   ::signal(SIGPIPE, SIG_IGN);
   worker::RegisterWorkerBindings();
   base::Result<Options> parsed = ParseOptions(argc, argv);

@@ -293,7 +293,6 @@ void Repl::OnReadlineLine(char* line) {
 // switches back to character-at-a-time input and draws the prompt.
 void Repl::ResumeInput() {
   if (!interactive_ || exited_) return;
-  runtime_->FlushOutput();
   ReinstallHandler(buffer_.empty() ? "> " : "... ");
   if (stdin_watch_ == 0) {
     auto watch = looper_->WatchFd(0, EPOLLIN, [this](uint32_t) { OnStdinReadable(); });
@@ -444,13 +443,9 @@ void Repl::HandleLine(std::string line) {
     queued_.push_back(std::move(line));
     return;
   }
-  if (RunCommand(line)) {
-    if (!exited_) ShowPrompt();
-    return;
-  }
+  if (RunCommand(line)) return;
   buffer_ = buffer_.empty() ? std::move(line) : buffer_ + "\n" + line;
   EvaluateBuffer();
-  ShowPrompt();
 }
 
 void Repl::EvaluateBuffer() {
@@ -530,8 +525,6 @@ void Repl::ProcessQueuedLines() {
   }
   if (eof_ && !busy_ && queued_.empty() && !exited_) ExitAfterQueuedWork();
 }
-
-void Repl::ShowPrompt() { runtime_->FlushOutput(); }
 
 // Whether the compile error `exception` says the input stopped early (it
 // goes on on the next line), like node's REPL: a SyntaxError at the end of
@@ -697,7 +690,6 @@ void Repl::OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value) {
   } else {
     PrintException(value, v8::Exception::CreateMessage(runtime_->isolate(), value));
   }
-  ShowPrompt();
   // Input was paused only if the result took longer than the input's own
   // entry (OnReadlineLine resumes it otherwise).
   if (stdin_watch_ == 0) ResumeInput();
@@ -714,7 +706,6 @@ void Repl::PrintValue(v8::Local<v8::Value> value) {
       inspect->Call(runtime_->context(), v8::Undefined(isolate), 1, argv).ToLocal(&text)) {
     runtime_->Print(runtime::StdString(isolate, text) + "\n", 1);
   }
-  runtime_->FlushOutput();
 }
 
 void Repl::PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message) {
@@ -738,7 +729,6 @@ void Repl::GiveUpAwait(std::string_view why) {
   busy_ = false;
   ++pending_await_;
   runtime_->Print(why, 2);
-  ShowPrompt();
   if (stdin_watch_ == 0 && !eof_) ResumeInput();
   ProcessQueuedLines();
 }
@@ -757,7 +747,6 @@ void Repl::Exit() {
   exited_ = true;
   at_prompt_ = false;
   runtime_->set_output_hook(nullptr);
-  runtime_->FlushOutput();
   if (stdin_watch_ != 0) looper_->UnwatchFd(stdin_watch_);
   if (signal_watch_ != 0) looper_->UnwatchFd(signal_watch_);
   stdin_watch_ = signal_watch_ = 0;

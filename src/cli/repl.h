@@ -76,7 +76,6 @@ class Repl {
                     v8::Local<v8::Message> message);
   void PrintValue(v8::Local<v8::Value> value);
   void PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message> message);
-  void ShowPrompt();
   void ResumeInput();
   void ReinstallHandler(const char* prompt);
   void Exit();

@@ -271,10 +271,8 @@ class Runtime {
   };
   int exit_code() const { return exit_code_; }
 
-  // Writes console output. Buffered; flushed after every entry and before
-  // anything goes to stderr, so the two streams interleave as written.
+  // Writes console output (stream 1 stdout, 2 stderr) at once.
   void Print(std::string_view text, int stream);
-  void FlushOutput();
   // Called around every write of console output (`before` true, then
   // false); the interactive REPL uses it to move its prompt out of the way.
   void set_output_hook(base::UniqueFunction<void(bool before)> hook) {
@@ -373,7 +371,6 @@ class Runtime {
   std::optional<int> deferred_exit_code_;  // a Stop() that waits
   bool in_checkpoint_ = false;
   int exit_code_ = kExitOk;
-  std::string stdout_buffer_;
   base::UniqueFunction<void(bool before)> output_hook_;
   loop::TimePoint start_time_;
   double time_origin_ms_ = 0;
