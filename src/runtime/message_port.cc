@@ -544,8 +544,16 @@ void MessagePortHandle::Destroy(MessagePortHandle* handle) {
 
 std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
   std::shared_ptr<PortCore> core = std::move(core_);
+  // A partner this runtime owns was held weakly (the two ends of a local
+  // channel keep each other); once this end is in transit it must hold its
+  // JS object strongly at once, not when the notice Detach posts has run: a
+  // garbage collection later in this task collected it, and the answers
+  // sent to it were lost.
+  PortReceiver* partner =
+      core ? core->LocalPeerReceiver(runtime_->event_loop().shared_from_this()) : nullptr;
   if (core) core->Detach();
   UpdateLiveness();
+  if (partner != nullptr) partner->OnPeerChanged();
   return core;
 }
 

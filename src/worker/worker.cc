@@ -595,10 +595,16 @@ void ImportScripts(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::vector<std::string> urls;
   for (int i = 0; i < info.Length(); ++i) {
     std::string url = runtime::StdString(isolate, info[i]);
+    // The JS side has checked that the URL parses (else SyntaxError); one
+    // hostloop cannot load (another scheme, a remote file: host) fails as
+    // a fetch does.
     base::Result<std::string> resolved = runtime::ParseUrl(url, runtime->base_url());
     if (!resolved.ok()) {
-      ThrowSyntaxErrorDOMException(isolate, "Failed to execute 'importScripts': The URL '" + url +
-                                                "' is invalid: " + resolved.error().message);
+      runtime::ThrowDOMException(
+          isolate,
+          V8String(isolate, "Failed to execute 'importScripts': Cannot load script '" + url +
+                                "': " + resolved.error().message),
+          "NetworkError");
       return;
     }
     urls.push_back(resolved.value());

@@ -143,6 +143,15 @@ await test('W1 importScripts of a missing script throws in the worker, which kee
   }
 });
 
+await test('W1 importScripts: SyntaxError for a URL that does not parse, NetworkError for one that cannot be fetched', async () => {
+  const worker = new Worker(fixture('classic_echo.js'), { type: 'classic' });
+  try {
+    assertEquals(await request(worker, 'import-errors'), 'NetworkError SyntaxError no throw');
+  } finally {
+    worker.terminate();
+  }
+});
+
 await test('W1 the Worker constructor validates its arguments', () => {
   assertThrows(() => new Worker(), TypeError);
   assertThrows(() => new Worker(fixture('echo.mjs'), { type: 'wasm' }), TypeError);

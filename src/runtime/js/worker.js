@@ -10,6 +10,8 @@ const ObjectDefineProperty = Object.defineProperty;
 const ObjectSetPrototypeOf = Object.setPrototypeOf;
 const EventTarget = global.EventTarget;
 const ErrorEvent = global.ErrorEvent;
+const DOMExceptionCtor = global.DOMException;
+const URLCtor = global.URL;
 
 const kTypes = ['classic', 'module'];
 
@@ -105,7 +107,20 @@ internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
     if (info.type !== 'classic') {
       throw new TypeError("Failed to execute 'importScripts' on 'WorkerGlobalScope': Module scripts don't support importScripts().");
     }
-    host.importScripts(...urls.map((url) => `${url}`));
+    const strings = urls.map((url) => `${url}`);
+    // HTML: a URL that does not parse is a SyntaxError, before any script
+    // runs; one that parses but cannot be fetched (another scheme, a
+    // missing file) is a NetworkError from the native side.
+    for (const url of strings) {
+      try {
+        new URLCtor(url, info.url);
+      } catch {
+        throw new DOMExceptionCtor(
+          `Failed to execute 'importScripts' on 'WorkerGlobalScope': The URL '${url}' is invalid.`,
+          'SyntaxError');
+      }
+    }
+    host.importScripts(...strings);
   };
   ObjectDefineProperty(global, 'importScripts', { value: importScripts, writable: true, configurable: true, enumerable: true });
 
@@ -146,7 +161,6 @@ internals.setupWorkerGlobal = function setupWorkerGlobal(info) {
 // https://html.spec.whatwg.org/multipage/workers.html#worker-locations: the
 // worker script's URL, read only.
 const kConstructLocation = Symbol('WorkerLocation');
-const URLCtor = global.URL;
 class WorkerLocation {
   #url;
   constructor(key, url) {
