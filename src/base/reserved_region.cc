@@ -15,6 +15,21 @@ std::size_t RoundUp(std::size_t value, std::size_t multiple) {
 
 }  // namespace
 
+void* MapAligned(std::size_t bytes, std::size_t alignment, int protection, int flags) {
+  void* raw = mmap(nullptr, bytes + alignment, protection, MAP_PRIVATE | MAP_ANONYMOUS | flags,
+                   -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const auto start = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = RoundUp(start, alignment);
+  // Give back the slack on both sides of the aligned block.
+  if (aligned > start) munmap(raw, aligned - start);
+  const std::uintptr_t end = aligned + bytes;
+  if (start + bytes + alignment > end) {
+    munmap(reinterpret_cast<void*>(end), start + bytes + alignment - end);
+  }
+  return reinterpret_cast<void*>(aligned);
+}
+
 ReservedRegion::~ReservedRegion() {
   if (data_ != nullptr) munmap(data_, reserved_);
 }
@@ -26,18 +41,9 @@ bool ReservedRegion::Grow(std::size_t bytes) {
     // Address space only (PROT_NONE is not committed memory), aligned to
     // a huge page so the regions past the first 2 MB can be backed by them.
     const std::size_t reserved = RoundUp(max_bytes_, kHugePage);
-    void* raw = mmap(nullptr, reserved + kHugePage, PROT_NONE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (raw == MAP_FAILED) return false;
-    const auto start = reinterpret_cast<std::uintptr_t>(raw);
-    const std::uintptr_t aligned = RoundUp(start, kHugePage);
-    // Give back the slack on both sides of the aligned block.
-    if (aligned > start) munmap(raw, aligned - start);
-    const std::uintptr_t end = aligned + reserved;
-    if (start + reserved + kHugePage > end) {
-      munmap(reinterpret_cast<void*>(end), start + reserved + kHugePage - end);
-    }
-    data_ = reinterpret_cast<void*>(aligned);
+    void* data = MapAligned(reserved, kHugePage, PROT_NONE, MAP_NORESERVE);
+    if (data == nullptr) return false;
+    data_ = data;
     reserved_ = reserved;
   }
   // Grow by half at least; in pages below 2 MB, in huge pages above.

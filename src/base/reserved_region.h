@@ -50,4 +50,10 @@ class ReservedRegion {
   std::size_t usable_ = 0;
 };
 
+// Maps `bytes` (a multiple of the page size) of anonymous private memory
+// aligned to `alignment` (a power of two, a multiple of the page size) with
+// `protection` and extra mmap `flags`; the slack mapped to align it is given
+// back. nullptr if the system refuses.
+void* MapAligned(std::size_t bytes, std::size_t alignment, int protection, int flags = 0);
+
 }  // namespace hostloop::base

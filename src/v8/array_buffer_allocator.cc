@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "base/reserved_region.h"
 #include "v8/huge_page_allocator.h"
 
 namespace hostloop::v8host {
@@ -18,18 +19,9 @@ ArrayBufferAllocator::~ArrayBufferAllocator() {
 }
 
 void* ArrayBufferAllocator::Map(size_t length) {
-  constexpr std::uintptr_t kAlign = kMappedFrom;
   const std::size_t size = (length + 4095) & ~std::size_t{4095};
-  void* raw = mmap(nullptr, size + kAlign, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  // Keep the 2 MB-aligned `size` bytes; give back the slack on both sides.
-  const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (start + kAlign - 1) & ~(kAlign - 1);
-  if (aligned > start) munmap(raw, aligned - start);
-  const std::uintptr_t end = aligned + size;
-  if (start + size + kAlign > end) munmap(reinterpret_cast<void*>(end), start + size + kAlign - end);
-  void* data = reinterpret_cast<void*>(aligned);
+  void* data = base::MapAligned(size, kMappedFrom, PROT_READ | PROT_WRITE);
+  if (data == nullptr) return nullptr;
   AdviseHugePages(data, size);
   base::MutexLock lock(mutex_);
   mapped_.emplace(data, size);
