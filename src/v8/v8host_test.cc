@@ -146,5 +146,22 @@ TEST(HugePageAllocator, PopulatesLargeCommitsOnceEnabled) {
   for (char* pages : {before, after, small}) allocator.FreePages(pages, kPage);
 }
 
+TEST(HugePageAllocator, LeavesMemoryOutsideTheHeapAlone) {
+  // A WebAssembly.Memory or a resizable ArrayBuffer: reserved with the OS
+  // page size and committed in full, though it may stay almost unused.
+  MmapPageAllocator inner;
+  HugePageAllocator allocator(&inner);
+  allocator.EnablePopulate();
+  constexpr std::size_t kSize = 64 * kMB;
+  auto* memory = static_cast<char*>(
+      allocator.AllocatePages(nullptr, kSize, 4096, v8::PageAllocator::kNoAccess));
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(inner.last_alignment, 4096u);
+  ASSERT_TRUE(allocator.SetPermissions(memory, kSize, v8::PageAllocator::kReadWrite));
+  EXPECT_EQ(ResidentPages(memory, kSize), 0u);
+  EXPECT_FALSE(base::AsksForHugePages(memory + 4 * kMB));
+  allocator.FreePages(memory, kSize);
+}
+
 }  // namespace
 }  // namespace hostloop::v8host
