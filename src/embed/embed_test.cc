@@ -35,6 +35,33 @@ int RunProgram(const std::string& code, bool* started = nullptr) {
   return exit_code;
 }
 
+TEST(Embed, ALooperWithFewScheduledSlotsRefusesTimersAndDelayedTasksWithARangeError) {
+  // Looper::Options::max_scheduled bounds the pending timers: setTimeout
+  // throws, and a delayed scheduler.postTask rejects, with a RangeError (the
+  // postTask was dropped without a word: its promise never settled); once
+  // there is room again both work.
+  hostloop::Looper::Options options;
+  options.max_scheduled = 50;
+  auto looper = std::move(hostloop::Looper::Create(options)).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  ASSERT_TRUE(runtime->EvaluateModule(
+      "const ids = [];\n"
+      "let full;\n"
+      "try { for (;;) ids.push(setTimeout(() => {}, 1e6)); } catch (e) { full = e; }\n"
+      "if (!(full instanceof RangeError)) throw new Error('setTimeout: ' + full);\n"
+      "if (ids.length < 40 || ids.length > 50) throw new Error('timers: ' + ids.length);\n"
+      "const refused = await scheduler.postTask(() => 'ran', { delay: 1 }).then(\n"
+      "  () => 'ran', (e) => e instanceof RangeError ? 'RangeError' : String(e));\n"
+      "if (refused !== 'RangeError') throw new Error('postTask when full: ' + refused);\n"
+      "for (const id of ids) clearTimeout(id);\n"
+      "// In the same task: the cleared timers' slots are free at once.\n"
+      "clearTimeout(setTimeout(() => {}, 1));\n"
+      "const ran = await scheduler.postTask(() => 'ran', { delay: 1 });\n"
+      "if (ran !== 'ran') throw new Error('postTask with room: ' + ran);\n"));
+  looper->Run();
+  EXPECT_EQ(runtime->exit_code(), 0);
+}
+
 TEST(Embed, CreateBeforeEngineInitializeIsRefusedWithAnError) {
   EXPECT_TRUE(g_create_before_initialize_refused);
   EXPECT_NE(g_create_before_initialize_error.find("Engine::Initialize"), std::string::npos)

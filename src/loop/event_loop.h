@@ -71,7 +71,7 @@ class EventLoop final : public LoopSource,
   bool PostOrdered(Task task, Duration delay = Duration::zero());
   // Home thread, bound. Due `delay` from now (a fresh clock reading, so a
   // timer's timeout is measured from the call). Returns kInvalidId after
-  // Shutdown.
+  // Shutdown, or when the queue is full.
   TimerId ScheduleOrdered(Task task, Duration delay, Liveness liveness = Liveness::kKeepsAlive);
   // Home thread. The same at an explicit deadline (interval re-arming).
   TimerId ScheduleOrderedAt(Task task, TimePoint due, Liveness liveness = Liveness::kKeepsAlive);

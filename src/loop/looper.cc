@@ -67,12 +67,16 @@ base::Result<std::unique_ptr<Looper>> Looper::Create(Options options) {
             "max_queued_remote_posts above TimerQueue::kCapacity / 2");
   std::shared_ptr<LooperRemote> remote(
       new LooperRemote(std::move(waker), options.clock, options.max_queued_remote_posts));
-  return std::unique_ptr<Looper>(new Looper(options.clock, std::move(poller), std::move(remote)));
+  return std::unique_ptr<Looper>(
+      new Looper(options.clock, std::move(poller), std::move(remote), options.max_scheduled));
 }
 
 Looper::Looper(const base::TickClock* clock, EpollPoller poller,
-               std::shared_ptr<LooperRemote> remote)
-    : clock_(clock), poller_(std::move(poller)), remote_(std::move(remote)) {
+               std::shared_ptr<LooperRemote> remote, std::size_t max_scheduled)
+    : clock_(clock),
+      poller_(std::move(poller)),
+      remote_(std::move(remote)),
+      max_scheduled_(max_scheduled) {
   tls_current_looper = this;
   created_at_ = Now();
 }
@@ -175,7 +179,18 @@ Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta
   std::size_t remote_reserve =
       remote_->max_queued_ - std::min(remote_->max_queued_,
                                       remote_->remote_in_queue_.load(std::memory_order_relaxed));
-  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity) return TimerQueue::kInvalidId;
+  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity &&
+      queue_.cancelled() >= kMinReclaim) {
+    // Out of slots while cancelled entries still hold theirs (a compaction
+    // would have freed them later): free them now rather than refuse.
+    queue_.ReclaimCancelled();
+  }
+  // The bound the application set counts pending entries only: a cleared
+  // timer makes room at once.
+  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity ||
+      queue_.size() >= max_scheduled_) {
+    return TimerQueue::kInvalidId;
+  }
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   TimerId id = queue_.Add(due, sequence, std::move(task), meta);
   if (handed_to_foreign_loop_) RearmForeignLoop();

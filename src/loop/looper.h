@@ -173,6 +173,12 @@ class Looper {
     // The queue keeps that many of its slots for them: the home thread's own
     // timers and delayed posts get the rest (kCapacity minus this).
     std::size_t max_queued_remote_posts = std::size_t{1} << 20;
+    // Entries the queue may hold at once from the home thread's Schedule()
+    // (JS timers, delayed posts); beyond it Schedule() returns kInvalidId
+    // (setTimeout throws a RangeError). It cannot exceed what the remote
+    // reservation leaves (kCapacity minus max_queued_remote_posts). An
+    // application can lower it to bound the memory its scripts' timers take.
+    std::size_t max_scheduled = TimerQueue::kCapacity;
   };
 
   // Creates the Looper of the calling thread (its home thread). At most one
@@ -310,7 +316,8 @@ class Looper {
     Liveness liveness;
   };
 
-  Looper(const base::TickClock* clock, EpollPoller poller, std::shared_ptr<LooperRemote> remote);
+  Looper(const base::TickClock* clock, EpollPoller poller, std::shared_ptr<LooperRemote> remote,
+         std::size_t max_scheduled);
 
   // One pass (the numbered phases above). Returns false when Run() should
   // stop because nothing keeps the loop alive.
@@ -344,6 +351,11 @@ class Looper {
 
   // Home-thread state.
   TimerQueue queue_;
+  const std::size_t max_scheduled_;  // Options::max_scheduled
+  // Out of slots, Schedule() reclaims cancelled entries' slots when there
+  // are at least this many (fewer: refused, so a clear-and-set at the very
+  // edge does not rebuild the whole queue each time).
+  static constexpr std::size_t kMinReclaim = 64;
   // Due-now entries posted on the home thread: (due, sequence) only grows
   // along it, so it merges with queue_ in order.
   struct DueNowEntry {

@@ -47,6 +47,20 @@ struct Pipe {
   int fds[2];
 };
 
+TEST(Looper, MaxScheduledBoundsTheHomeThreadsPendingEntries) {
+  Looper::Options options;
+  options.max_scheduled = 3;
+  auto looper = std::move(Looper::Create(options)).value();
+  const TimePoint due = looper->Now() + std::chrono::hours(1);
+  std::vector<Looper::TimerId> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(looper->Schedule(due, [] {}));
+  for (Looper::TimerId id : ids) EXPECT_NE(id, TimerQueue::kInvalidId);
+  EXPECT_EQ(looper->Schedule(due, [] {}), TimerQueue::kInvalidId);
+  // Room again once one is cancelled (and its slot reclaimed).
+  EXPECT_TRUE(looper->Cancel(ids.back()));
+  EXPECT_NE(looper->Schedule(due, [] {}), TimerQueue::kInvalidId);
+}
+
 TEST(Looper, L1PostsFromAnyThreadRunOnTheHomeThread) {
   auto looper = MakeLooper();
   std::thread::id home = std::this_thread::get_id();

@@ -115,6 +115,13 @@ class TimerQueue {
   // Slots holding an entry (pending, or cancelled and not yet reclaimed).
   std::size_t slots_in_use() const { return slot_count_ - free_slots_.size(); }
   bool empty() const { return size() == 0; }
+  // Cancelled entries whose slots are not reclaimed yet (they count in
+  // slots_in_use()).
+  std::size_t cancelled() const { return cancelled_; }
+  // Reclaims them now (one O(n) rebuild), so slots_in_use() == size().
+  void ReclaimCancelled() {
+    if (cancelled_ > 0) Compact();
+  }
   // Pending entries with Meta::keeps_alive.
   std::size_t keep_alive_count() const { return keep_alive_count_; }
 

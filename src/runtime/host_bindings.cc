@@ -258,7 +258,7 @@ void EnqueueMicrotask(const FunctionCallbackInfo<Value>& info) {
 // A new timer entry's id as the result, or the RangeError of a full queue.
 void ReturnTimerId(const FunctionCallbackInfo<Value>& info, double id) {
   if (id == Timers::kQueueFull) {
-    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop's queue is full (about 7 million)");
+    ThrowRangeError(info.GetIsolate(), "Too many timers pending: the loop's queue is full");
     return;
   }
   info.GetReturnValue().Set(id);
@@ -320,12 +320,27 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   }
   v8::Global<Value> task;
   if (brings_task) task.Reset(info.GetIsolate(), info[1]);
-  const loop::EventLoop::TimerId id = runtime->event_loop().ScheduleOrdered(
-      [runtime, task = std::move(task)] {
-        RunSchedulerToken(runtime, task.IsEmpty() ? nullptr : &task);
-      },
-      delay);
+  auto schedule = [&] {
+    return runtime->event_loop().ScheduleOrdered(
+        [runtime, task = std::move(task)] {
+          RunSchedulerToken(runtime, task.IsEmpty() ? nullptr : &task);
+        },
+        delay);
+  };
+  loop::EventLoop::TimerId id = schedule();
+  if (id == loop::TimerQueue::kInvalidId && runtime->timers().FlushCancels() > 0) {
+    // Full, but with timers cleared in this task still holding slots.
+    if (task.IsEmpty() && brings_task) task.Reset(info.GetIsolate(), info[1]);
+    id = schedule();
+  }
   // The entry's id (exact as a number: 53 bits), for cancelSchedulerToken.
+  // No id: the runtime is shutting down (0, nothing will run), or the
+  // loop's queue is full (a RangeError, as for setTimeout; the task's
+  // promise rejects with it).
+  if (id == loop::TimerQueue::kInvalidId && !runtime->event_loop().IsShutDownOnHomeThread()) {
+    ReturnTimerId(info, Timers::kQueueFull);
+    return;
+  }
   info.GetReturnValue().Set(static_cast<double>(id));
 }
 

@@ -41,14 +41,21 @@ double Timers::Arm(loop::TimePoint due, bool weak) {
   loop::EventLoop::TimerId id = loop.NextOrderedId();
   loop::EventLoop::TimerId scheduled =
       loop.ScheduleOrderedAt([this, id, due, weak] { Fire(id, due, weak); }, due, liveness);
+  if (scheduled == loop::TimerQueue::kInvalidId && FlushCancels() > 0) {
+    // The queue was full, but timers cleared in this task still held their
+    // slots (their cancels wait in the buffer): room again.
+    id = loop.NextOrderedId();
+    scheduled =
+        loop.ScheduleOrderedAt([this, id, due, weak] { Fire(id, due, weak); }, due, liveness);
+  }
   if (scheduled == loop::TimerQueue::kInvalidId) return kQueueFull;
   DCHECK(scheduled == id);
   return ToHandle(scheduled);
 }
 
-void Timers::FlushCancels() {
+std::size_t Timers::FlushCancels() {
   std::size_t count = static_cast<std::size_t>(cancel_buffer_[0]);
-  if (count == 0) return;
+  if (count == 0) return 0;
   if (count > kCancelCapacity) count = kCancelCapacity;
   // The ids as the loop takes them; one batch (CancelOrderedMany overlaps
   // the cache misses of ids spread over a large queue).
@@ -57,7 +64,7 @@ void Timers::FlushCancels() {
     ids[i] = static_cast<loop::EventLoop::TimerId>(cancel_buffer_[i + 1]);
   }
   cancel_buffer_[0] = 0;
-  runtime_->event_loop().CancelOrderedMany(ids.data(), count);
+  return runtime_->event_loop().CancelOrderedMany(ids.data(), count);
 }
 
 double Timers::Rearm(double period_ms) {

@@ -35,8 +35,9 @@ class Timers {
   // From inside the firing timer's callback: arms its next repetition at
   // the next phase point. Returns the new entry's id.
   double Rearm(double period_ms);
-  // Cancels the entries queued in the cancel buffer.
-  void FlushCancels();
+  // Cancels the entries queued in the cancel buffer; returns how many were
+  // still pending.
+  std::size_t FlushCancels();
   // The cancel buffer, for JS: [count, id, id, ...].
   v8::Local<v8::Float64Array> CancelBuffer();
 

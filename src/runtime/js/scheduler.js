@@ -312,6 +312,10 @@ function scheduleTask(callback, options, resolve, reject) {
     callback, resolve, reject, priority, signal, followsSignal, queued: false, running: false, done: false,
     abort: undefined, token: 0, order: 0,
   };
+  // The delayed token itself makes the task due; no second token. Posted
+  // first: when the loop's queue is full it throws a RangeError (the
+  // promise rejects) before anything else is set up.
+  if (delay > 0) task.token = host.postSchedulerToken(delay, task);
   if (signal !== undefined) {
     task.abort = () => {
       if (task.done) return;
@@ -333,10 +337,7 @@ function scheduleTask(callback, options, resolve, reject) {
     };
     internals.addAbortAlgorithm(signal, task.abort);
   }
-  if (delay > 0) {
-    // The delayed token itself makes the task due; no second token.
-    task.token = host.postSchedulerToken(delay, task);
-  } else {
+  if (delay === 0) {
     enqueue(task);
     host.postSchedulerToken(0);
   }
