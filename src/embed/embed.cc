@@ -115,6 +115,8 @@ struct Runtime::Impl {
   runtime::Runtime& Home() const {
     CHECK_MSG(runtime->looper()->IsHomeThread(),
               "hostloop::Runtime used off its home thread (the thread that created it)");
+    // Several runtimes may share the thread: the call is about this one.
+    runtime->MakeCurrent();
     return *runtime;
   }
 };

@@ -62,6 +62,38 @@ TEST(Embed, ALooperWithFewScheduledSlotsRefusesTimersAndDelayedTasksWithARangeEr
   EXPECT_EQ(runtime->exit_code(), 0);
 }
 
+// Several runtimes on one Looper: each one's errors built in C++ (a caught
+// failed import, a throwing native function, a failed fs call) belong to its
+// own isolate. Each kept its isolate entered for life, so V8's "current
+// isolate" was the last one created: the error was made in the other's heap
+// (a fatal V8 error), or, once the others were destroyed out of order,
+// through no isolate at all (a segmentation fault). Found by an exploratory
+// run.
+const char kCaughtImport[] =
+    "let caught = '';\n"
+    "try { await import('./does-not-exist.mjs'); } catch (e) { caught = e.message; }\n"
+    "if (!caught.includes('does-not-exist')) throw new Error('caught: ' + caught);\n"
+    "const fs = await import('hostloop:fs');\n"
+    "let code = '';\n"
+    "try { await fs.readFile('/no/such/file'); } catch (e) { code = e.code; }\n"
+    "if (code !== 'ENOENT') throw new Error('fs: ' + code);\n";
+
+TEST(Embed, TwoRuntimesOnOneLooperEachMakeTheirOwnErrors) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> first = hostloop::Runtime::Create(looper.get());
+  std::unique_ptr<hostloop::Runtime> second = hostloop::Runtime::Create(looper.get());
+  ASSERT_TRUE(first->EvaluateModule(kCaughtImport, "first.mjs"));
+  ASSERT_TRUE(second->EvaluateModule(kCaughtImport, "second.mjs"));
+  looper->Run();
+  EXPECT_EQ(first->exit_code(), 0);
+  EXPECT_EQ(second->exit_code(), 0);
+  // Destroyed in creation order, not the reverse: the one left still works.
+  first.reset();
+  ASSERT_TRUE(second->EvaluateModule(kCaughtImport, "again.mjs"));
+  looper->Run();
+  EXPECT_EQ(second->exit_code(), 0);
+}
+
 TEST(Embed, CreateBeforeEngineInitializeIsRefusedWithAnError) {
   EXPECT_TRUE(g_create_before_initialize_refused);
   EXPECT_NE(g_create_before_initialize_error.find("Engine::Initialize"), std::string::npos)

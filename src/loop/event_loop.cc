@@ -228,6 +228,7 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
         batch_.clear();
         return;
       }
+      BeforeEntry();
       RunEntry(batch_[next++]);
       looper_->NotifyEntryRan();
       ++ran;

@@ -99,6 +99,9 @@ class EventLoop final : public LoopSource,
 
   // Called after every entry the Looper runs while this loop is bound (L5).
   void SetEntryHook(base::UniqueFunction<void()> hook);
+  // Called right before each of this loop's entries runs (internal lane,
+  // and its ordered-lane entries), on the home thread.
+  void SetBeforeEntryHook(base::UniqueFunction<void()> hook) { before_entry_ = std::move(hook); }
 
   // Keep-alive references (J3): a pending Atomics.waitAsync, a live worker, a
   // started port with a remote partner, a pending native operation.
@@ -121,6 +124,10 @@ class EventLoop final : public LoopSource,
   void RunDue(TimePoint now, const LaneBudget& budget) override;
   TimePoint NextDue() override;
   bool KeepsAlive() override;
+  uint32_t entry_owner() const override { return owner_id_; }
+  void BeforeEntry() override {
+    if (before_entry_) before_entry_();
+  }
   // EntryObserver.
   void OnEntryRan() override;
 
@@ -177,6 +184,7 @@ class EventLoop final : public LoopSource,
   bool shut_down_ = false;
   int64_t refs_ = 0;
   base::UniqueFunction<void()> hook_;
+  base::UniqueFunction<void()> before_entry_;
   std::vector<Entry> batch_;
 };
 

@@ -3,6 +3,8 @@
 // keeps Looper ignorant of what a runtime is.
 #pragma once
 
+#include <cstdint>
+
 #include <cstddef>
 
 #include "base/time.h"
@@ -32,6 +34,14 @@ class LoopSource {
 
   // Home thread. Whether pending work here should keep the loop running (J3).
   virtual bool KeepsAlive() = 0;
+
+  // The owner its ordered-lane entries carry (TimerMeta::owner); 0 = none.
+  virtual uint32_t entry_owner() const { return 0; }
+  // Home thread. Called right before each entry of this source runs: its
+  // own (RunDue) and the ordered-lane entries posted with its owner. (A V8
+  // runtime makes its isolate the thread's current one here: several
+  // runtimes may share a Looper.)
+  virtual void BeforeEntry() {}
 };
 
 }  // namespace hostloop::loop

@@ -513,19 +513,23 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
                                   (due_now_.front().due == queue_.TopDue() &&
                                    due_now_.front().sequence < queue_.TopSequence()));
     Task task;
+    uint32_t owner;
     if (from_fifo) {
       DueNowEntry& entry = due_now_.front();
+      owner = entry.meta.owner;
       if (trace_lag_) RecordLag(Now() - entry.due);
       if (entry.meta.keeps_alive) --due_now_keep_alive_;
       task = std::move(entry.task);
       due_now_.pop_front();
     } else {
       if (trace_lag_) RecordLag(Now() - queue_.TopDue());
+      owner = queue_.TopMeta().owner;
       if (queue_.TopMeta().flags & kFromAnotherThread) {
         remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);
       }
       task = queue_.PopTop();
     }
+    if (owner != 0) BeforeEntryOf(owner);
     RunGuarded(
         [&task] {
           task();
@@ -537,6 +541,15 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
     if (remote_->quit_.load(std::memory_order_relaxed)) return;
     if (++ran >= kOrderedBudget.max_entries) return;
     if (ran % kClockCheckInterval == 0 && Now() >= budget_end) return;
+  }
+}
+
+void Looper::BeforeEntryOf(uint32_t owner) {
+  for (LoopSource* source : sources_) {
+    if (source != nullptr && source->entry_owner() == owner) {
+      source->BeforeEntry();
+      return;
+    }
   }
 }
 

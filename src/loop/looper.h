@@ -339,6 +339,8 @@ class Looper {
   void DispatchFd(WatchId id, uint32_t events);
   bool HasDueWork(TimePoint now);
   void RecordLag(Duration lag);
+  // LoopSource::BeforeEntry of the source whose entries carry `owner`.
+  void BeforeEntryOf(uint32_t owner);
   void CompactRegistrations();
   // Clears `item` from a registration list (see CompactSoon).
   template <typename T>

@@ -28,8 +28,11 @@
 namespace hostloop::runtime {
 namespace {
 
-// Console output above this size is written without waiting for the entry
-// to end.
+// The isolate a Runtime has entered on this thread (each thread keeps one
+// entered at a time, switching between the runtimes that share its Looper:
+// V8 10.2's v8::Exception::Error and friends use the thread's current
+// isolate, and one runtime's error built in another's heap was fatal).
+thread_local v8::Isolate* tls_entered_isolate = nullptr;
 
 // Returns 0, or the errno that stopped the write (EPIPE: the reader is gone).
 int WriteAll(int fd, std::string_view data) {
@@ -90,7 +93,10 @@ base::Result<void> Runtime::Initialize() {
   v8::Isolate::Initialize(isolate_, params);
   event_loop_->Bind(looper_);
   isolate_->SetData(kIsolateSlot, this);
-  isolate_->Enter();
+  MakeCurrent();
+  // Before each of this runtime's entries, its isolate becomes the thread's
+  // current one again (another runtime on the Looper may have run).
+  event_loop_->SetBeforeEntryHook([this] { MakeCurrent(); });
   // The host, not V8, decides when microtasks run: after every entry (L5).
   isolate_->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
   isolate_->SetPromiseRejectCallback(RejectionTracker::OnPromiseReject);
@@ -150,6 +156,7 @@ base::Result<void> Runtime::Initialize() {
 }
 
 Runtime::~Runtime() {
+  if (isolate_ != nullptr) MakeCurrent();
   // Extensions first (they terminate and join this runtime's workers), while
   // the isolate still works.
   for (auto& extension : extensions_) extension.reset();
@@ -186,6 +193,8 @@ Runtime::~Runtime() {
   internal_functions_.clear();
   internals_.Reset();
   context_.Reset();
+  MakeCurrent();
+  tls_entered_isolate = nullptr;
   isolate_->Exit();
   isolate_->Dispose();
   // After Dispose, matched on our key: a new isolate at this address keeps
@@ -669,8 +678,16 @@ void Runtime::CheckpointUnlessNested() {
   Checkpoint();
 }
 
+void Runtime::MakeCurrent() {
+  if (tls_entered_isolate == isolate_) return;
+  if (tls_entered_isolate != nullptr) tls_entered_isolate->Exit();
+  isolate_->Enter();
+  tls_entered_isolate = isolate_;
+}
+
 void Runtime::Checkpoint() {
   if (stopping() || in_checkpoint_) return;
+  MakeCurrent();
   in_checkpoint_ = true;
   v8::HandleScope scope(isolate_);
   isolate_->PerformMicrotaskCheckpoint();

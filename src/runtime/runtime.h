@@ -271,6 +271,12 @@ class Runtime {
   };
   int exit_code() const { return exit_code_; }
 
+  // Makes this runtime's isolate the thread's current (entered) one, as
+  // the Runtime on this thread that ran last may have left another's.
+  // Every entry of this runtime, its checkpoint and every embedding-API
+  // call does this first. Home thread.
+  void MakeCurrent();
+
   // Writes console output (stream 1 stdout, 2 stderr) at once.
   void Print(std::string_view text, int stream);
   // Called around every write of console output (`before` true, then
