@@ -131,6 +131,19 @@ TEST(Embed, ModuleFactoryThatReturnsNothingFailsTheImport) {
   EXPECT_FALSE(started);
 }
 
+TEST(Embed, ANativeModuleWhoseExportGetterThrowsFailsTheImport) {
+  // V8 stopped the process ("Check failed: has_pending_exception()"): the
+  // getter's exception was taken by a TryCatch further up. Found by an
+  // exploratory run.
+  EXPECT_EQ(RunProgram("const failed = await import('hostloop:embed_test_throwing_getter').then(\n"
+                       "  () => 'imported', (e) => e.message);\n"
+                       "if (failed !== 'no config') throw new Error(failed);\n"),
+            0);
+  bool started = true;
+  EXPECT_EQ(RunProgram("import { config } from 'hostloop:embed_test_throwing_getter';\n", &started),
+            1);
+}
+
 TEST(Embed, EachUnnamedEvaluateModuleRunsAndAReusedNameIsRefused) {
   // Every EvaluateModule without a name ran under one URL: the second call
   // found the first module in the map, ignored its own source, and said true.
@@ -444,6 +457,18 @@ int main(int argc, char** argv) {
       });
   hostloop::DefineModule("embed_test_empty",
                          [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });
+  hostloop::DefineModule("embed_test_throwing_getter", [](v8::Local<v8::Context> context) {
+    v8::Isolate* isolate = context->GetIsolate();
+    v8::Local<v8::Object> exports = v8::Object::New(isolate);
+    exports
+        ->SetAccessor(context, v8::String::NewFromUtf8Literal(isolate, "config"),
+                      [](v8::Local<v8::Name>, const v8::PropertyCallbackInfo<v8::Value>& info) {
+                        info.GetIsolate()->ThrowException(v8::Exception::Error(
+                            v8::String::NewFromUtf8Literal(info.GetIsolate(), "no config")));
+                      })
+        .Check();
+    return exports;
+  });
   std::string error;
   if (!hostloop::Engine::Initialize(argv[0], {}, &error)) {
     std::fprintf(stderr, "Engine::Initialize: %s\n", error.c_str());

@@ -428,33 +428,42 @@ v8::MaybeLocal<v8::Value> ModuleLoader::EvaluateSyntheticModule(v8::Local<v8::Co
   Runtime* runtime = Runtime::From(isolate);
   Record* record = runtime->modules().FindRecord(module);
   CHECK(record != nullptr);
+  // An exception a getter of the exports throws must go back to V8 pending
+  // (V8 checks that one is when these steps return nothing): caught here
+  // and rethrown, or the embedder's TryCatch further up took it and V8
+  // stopped the process on "has_pending_exception()".
+  v8::TryCatch try_catch(isolate);
+  auto fail = [&try_catch]() -> v8::MaybeLocal<v8::Value> {
+    if (try_catch.HasCaught() && !try_catch.HasTerminated()) try_catch.ReThrow();
+    return {};
+  };
   v8::Local<v8::Value> value = record->synthetic_value.Get(isolate);
   if (record->type == ModuleType::kJson) {
     if (module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), value)
             .IsNothing()) {
-      return {};
+      return fail();
     }
   } else {
     v8::Local<v8::Object> exports = value.As<v8::Object>();
     module->SetSyntheticModuleExport(isolate, V8Symbol(isolate, "default"), exports)
         .FromMaybe(false);
     v8::Local<v8::Array> keys;
-    if (!ExportNames(context, exports).ToLocal(&keys)) return {};
+    if (!ExportNames(context, exports).ToLocal(&keys)) return fail();
     for (uint32_t i = 0; i < keys->Length(); ++i) {
       v8::Local<v8::Value> key_value;
-      if (!keys->Get(context, i).ToLocal(&key_value)) return {};  // terminating
+      if (!keys->Get(context, i).ToLocal(&key_value)) return fail();  // terminating
       v8::Local<v8::String> key = key_value.As<v8::String>();
       v8::Local<v8::Value> export_value;
       // Only names CompileBuiltin declared (an exports object that changed
       // since has the rest ignored); a throwing getter fails the import.
-      if (!exports->Get(context, key).ToLocal(&export_value)) return {};
+      if (!exports->Get(context, key).ToLocal(&export_value)) return fail();
       v8::TryCatch undeclared(isolate);  // a key added after the import was compiled
       module->SetSyntheticModuleExport(isolate, key, export_value).FromMaybe(false);
     }
   }
   // With top-level await, module evaluation yields a promise.
   v8::Local<v8::Promise::Resolver> resolver;
-  if (!v8::Promise::Resolver::New(context).ToLocal(&resolver)) return {};  // terminating
+  if (!v8::Promise::Resolver::New(context).ToLocal(&resolver)) return fail();  // terminating
   resolver->Resolve(context, v8::Undefined(isolate)).FromMaybe(false);
   return resolver->GetPromise();
 }
