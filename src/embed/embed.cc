@@ -142,7 +142,12 @@ Runtime::~Runtime() {
 std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
                                          std::string* error) {
   if (v8host::V8Process::platform() == nullptr) {
-    if (error != nullptr) *error = "hostloop::Engine::Initialize() has not been called";
+    if (error != nullptr) {
+      *error = v8host::V8Process::shut_down()
+                   ? "hostloop::Engine::Shutdown() has been called: no runtime can be created "
+                     "after it"
+                   : "hostloop::Engine::Initialize() has not been called";
+    }
     return nullptr;
   }
   runtime::RuntimeOptions runtime_options;
@@ -162,13 +167,29 @@ std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 
+namespace {
+
+// False with a message when `home` was stopped: nothing runs in it any more
+// (its JS is terminated), and the call would fail with nothing said.
+bool RefuseIfStopped(runtime::Runtime& home, const char* what) {
+  if (!home.stopping()) return false;
+  home.Print(std::string("error: ") + what + ": the runtime was stopped (exit code " +
+                 std::to_string(home.exit_code()) + "); nothing ran\n",
+             2);
+  return true;
+}
+
+}  // namespace
+
 bool Runtime::RunModule(const std::string& path) {
-  return impl_->Home().StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(path)),
-                                       std::nullopt);
+  runtime::Runtime& home = impl_->Home();
+  if (RefuseIfStopped(home, "RunModule")) return false;
+  return home.StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(path)), std::nullopt);
 }
 
 bool Runtime::EvaluateModule(const std::string& code, const std::string& name) {
   runtime::Runtime& home = impl_->Home();
+  if (RefuseIfStopped(home, "EvaluateModule")) return false;
   std::string module_name = name;
   if (module_name.empty()) {
     int n = ++impl_->unnamed_modules;

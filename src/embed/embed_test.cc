@@ -144,6 +144,21 @@ TEST(Embed, ANativeModuleWhoseExportGetterThrowsFailsTheImport) {
             1);
 }
 
+TEST(Embed, EvaluateModuleOnAStoppedRuntimeSaysWhyItRunsNothing) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  runtime->EvaluateModule("throw new Error('stops the runtime');", "first.mjs");
+  looper->Run();
+  ASSERT_TRUE(runtime->stopped());
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(runtime->EvaluateModule("globalThis.ran = true;", "second.mjs"));
+  EXPECT_FALSE(runtime->RunModule("third.mjs"));
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("EvaluateModule: the runtime was stopped (exit code 1)"), std::string::npos)
+      << said;
+  EXPECT_NE(said.find("RunModule: the runtime was stopped"), std::string::npos) << said;
+}
+
 TEST(Embed, EachUnnamedEvaluateModuleRunsAndAReusedNameIsRefused) {
   // Every EvaluateModule without a name ran under one URL: the second call
   // found the first module in the map, ignored its own source, and said true.
@@ -480,6 +495,16 @@ int main(int argc, char** argv) {
   if (hostloop::Engine::Initialize(argv[0], {}, &error) ||
       error.find("cannot be initialized again") == std::string::npos) {
     std::fprintf(stderr, "Engine::Initialize after Shutdown: expected false and a reason, got '%s'\n",
+                 error.c_str());
+    return 1;
+  }
+  // Nor can a runtime be created: the reason says so (it said Initialize
+  // had not been called).
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  error.clear();
+  if (hostloop::Runtime::Create(looper.get(), {}, &error) != nullptr ||
+      error.find("Shutdown() has been called") == std::string::npos) {
+    std::fprintf(stderr, "Runtime::Create after Shutdown: expected null and a reason, got '%s'\n",
                  error.c_str());
     return 1;
   }

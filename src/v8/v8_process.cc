@@ -76,6 +76,8 @@ void V8Process::Shutdown() {
   g_disposed = true;
 }
 
+bool V8Process::shut_down() { return g_disposed; }
+
 const char* V8Process::Version() { return v8::V8::GetVersion(); }
 
 }  // namespace hostloop::v8host

@@ -23,6 +23,8 @@ class V8Process {
   static const v8::StartupData* snapshot();
   static HostPlatform* platform();
   static bool initialized();
+  // Whether Shutdown() ran (V8 cannot be initialized again).
+  static bool shut_down();
   static void Shutdown();
   // "10.2.154.26-node.37"
   static const char* Version();
