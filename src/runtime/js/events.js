@@ -1090,7 +1090,7 @@ function initEventTargetState(target) {
   // type's listener list becomes non-empty or empty (internals.watchEventListeners).
   const state = {
     target, listeners: kNoListeners, handlers: null, path: null, cachedType: null, cachedList: undefined,
-    watch: null,
+    watch: null, dispatching: 0, indexes: null,
   };
   targetSlot.set(target, state);
   return state;
@@ -1152,13 +1152,59 @@ function flattenMoreOptions(options, prefix) {
   return { capture, passive, once, signal };
 }
 
-function findListener(list, callback, capture) {
-  if (list === undefined) return -1;
+// A type's listener list is an array in state.listeners. Once it holds
+// kIndexFrom listeners it also gets an index (state.indexes: type ->
+// { byCallback: Map(callback -> [listener, capturing listener]), removed }),
+// so finding a listener is a Map lookup, and removing one only marks it
+// (`removed`, which dispatch skips anyway) until marked ones are half the
+// array, which is then compacted. (A scan and a copy of the whole list per
+// call made adding and removing n listeners O(n^2): 50,000 took minutes.)
+const kIndexFrom = 64;
+
+function listenerIndex(state, type) {
+  return state.indexes === null ? undefined : MapPrototypeGet(state.indexes, type);
+}
+
+function indexListener(byCallback, listener) {
+  let pair = MapPrototypeGet(byCallback, listener.callback);
+  if (pair === undefined) {
+    pair = [undefined, undefined];
+    MapPrototypeSet(byCallback, listener.callback, pair);
+  }
+  pair[listener.capture ? 1 : 0] = listener;
+}
+
+function buildListenerIndex(state, type, list) {
+  const byCallback = new MapCtor();
+  for (let i = 0; i < list.length; i++) indexListener(byCallback, list[i]);
+  const index = { byCallback, removed: 0 };
+  if (state.indexes === null) state.indexes = new MapCtor();
+  MapPrototypeSet(state.indexes, type, index);
+  return index;
+}
+
+// The listener in `list` (the `type` list of `state`) with this callback and
+// capture, or undefined.
+function findListener(state, type, list, callback, capture) {
+  if (list === undefined) return undefined;
+  const index = listenerIndex(state, type);
+  if (index !== undefined) {
+    const pair = MapPrototypeGet(index.byCallback, callback);
+    return pair === undefined ? undefined : pair[capture ? 1 : 0];
+  }
+  // (An unindexed list holds no removed listeners.)
   for (let i = 0; i < list.length; i++) {
     const listener = list[i];
-    if (listener.callback === callback && listener.capture === capture) return i;
+    if (listener.callback === callback && listener.capture === capture) return listener;
   }
-  return -1;
+  return undefined;
+}
+
+// The listeners of `list` not marked removed, in a new array.
+function liveListeners(list) {
+  const live = [];
+  for (let i = 0; i < list.length; i++) if (!list[i].removed) live[live.length] = list[i];
+  return live;
 }
 
 // https://dom.spec.whatwg.org/#add-an-event-listener
@@ -1173,25 +1219,88 @@ function addAnEventListener(state, listener) {
   if (listener.passive === null) listener.passive = false;
   // Step 5: append unless a listener with the same type, callback and capture
   // is already in the list.
-  const list = MapPrototypeGet(state.listeners, listener.type);
-  if (findListener(list, listener.callback, listener.capture) !== -1) {
+  const type = listener.type;
+  let list = MapPrototypeGet(state.listeners, type);
+  if (findListener(state, type, list, listener.callback, listener.capture) !== undefined) {
     // Step 6 would add abort steps removing `listener`, which is in no list:
     // they would do nothing, so they are not added.
     return;
   }
-  const next = [];
-  if (list !== undefined) for (let i = 0; i < list.length; i++) next[i] = list[i];
-  next[next.length] = listener;
-  if (state.listeners === kNoListeners) state.listeners = new MapCtor();
-  MapPrototypeSet(state.listeners, listener.type, next);
+  if (list === undefined) {
+    if (state.listeners === kNoListeners) state.listeners = new MapCtor();
+    list = [listener];
+    MapPrototypeSet(state.listeners, type, list);
+  } else {
+    let index = listenerIndex(state, type);
+    if (state.dispatching > 0) {
+      // A dispatch to this target may be walking `list` as its clone of the
+      // listener list (invoke step 5): it gets a new one instead.
+      list = liveListeners(list);
+      if (index !== undefined) index.removed = 0;
+      MapPrototypeSet(state.listeners, type, list);
+    }
+    list[list.length] = listener;
+    if (index !== undefined) {
+      indexListener(index.byCallback, listener);
+    } else if (list.length >= kIndexFrom) {
+      index = buildListenerIndex(state, type, list);
+    }
+  }
   state.cachedType = null;
-  if (list === undefined && state.watch !== null) state.watch(state.target, listener.type, true);
+  if (list.length === 1 && state.watch !== null) state.watch(state.target, type, true);
   // Step 6.
   if (listener.signal !== null) {
     listener.abortAlgorithm = () => removeAnEventListener(state, listener);
     addAbortAlgorithm(listener.signal, listener.abortAlgorithm);
   }
-  if (listener.type === 'abort') abortListenersChanged(state.target);
+  if (type === 'abort') abortListenersChanged(state.target);
+}
+
+// Takes `listener` out of `list`; returns how many listeners are left, or
+// -1 if it was not there.
+function takeOutListener(state, type, list, listener) {
+  const index = listenerIndex(state, type);
+  if (index !== undefined) {
+    const pair = MapPrototypeGet(index.byCallback, listener.callback);
+    const slot = listener.capture ? 1 : 0;
+    if (pair === undefined || pair[slot] !== listener) return -1;
+    pair[slot] = undefined;
+    if (pair[0] === undefined && pair[1] === undefined) MapPrototypeDelete(index.byCallback, listener.callback);
+    // Marked removed already: compacted once the marked are half the list.
+    index.removed++;
+    const left = list.length - index.removed;
+    if (left > 0 && index.removed * 2 > list.length) {
+      const live = liveListeners(list);
+      if (state.dispatching > 0) {
+        MapPrototypeSet(state.listeners, type, live);  // (see addAnEventListener)
+      } else {
+        for (let i = 0; i < live.length; i++) list[i] = live[i];
+        list.length = live.length;
+      }
+      index.removed = 0;
+    }
+    return left;
+  }
+  let at = -1;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i] === listener) {
+      at = i;
+      break;
+    }
+  }
+  if (at === -1) return -1;
+  const left = list.length - 1;
+  if (left === 0) return 0;
+  if (state.dispatching > 0) {
+    const next = [];
+    for (let i = 0; i < list.length; i++) if (i !== at) next[next.length] = list[i];
+    MapPrototypeSet(state.listeners, type, next);
+  } else {
+    // (Not splice: it would look up Array[Symbol.species] for its result.)
+    for (let i = at; i < left; i++) list[i] = list[i + 1];
+    list.length = left;
+  }
+  return left;
 }
 
 // https://dom.spec.whatwg.org/#remove-an-event-listener
@@ -1199,19 +1308,17 @@ function removeAnEventListener(state, listener) {
   // Step 1 concerns ServiceWorkerGlobalScope only.
   // Step 2: set removed, then remove from the list.
   listener.removed = true;
-  const list = MapPrototypeGet(state.listeners, listener.type);
+  const type = listener.type;
+  const list = MapPrototypeGet(state.listeners, type);
   if (list === undefined) return;
-  const next = [];
-  let found = false;
-  for (let i = 0; i < list.length; i++) {
-    if (list[i] === listener) found = true;
-    else next[next.length] = list[i];
+  const left = takeOutListener(state, type, list, listener);
+  if (left === -1) return;
+  if (left === 0) {
+    MapPrototypeDelete(state.listeners, type);
+    if (state.indexes !== null) MapPrototypeDelete(state.indexes, type);
   }
-  if (!found) return;
-  if (next.length === 0) MapPrototypeDelete(state.listeners, listener.type);
-  else MapPrototypeSet(state.listeners, listener.type, next);
   state.cachedType = null;
-  if (next.length === 0 && state.watch !== null) state.watch(state.target, listener.type, false);
+  if (left === 0 && state.watch !== null) state.watch(state.target, type, false);
   // Not in the spec, and unobservable: the signal's abort steps for this
   // listener would do nothing any more, so drop them (no leak through a
   // long-lived signal).
@@ -1219,7 +1326,7 @@ function removeAnEventListener(state, listener) {
     removeAbortAlgorithm(listener.signal, listener.abortAlgorithm);
     listener.abortAlgorithm = null;
   }
-  if (listener.type === 'abort') abortListenersChanged(state.target);
+  if (type === 'abort') abortListenersChanged(state.target);
 }
 
 // "Call a user object's operation" (https://webidl.spec.whatwg.org/#call-a-user-objects-operation)
@@ -1295,8 +1402,14 @@ function invoke(struct, event, state, phase) {
   }
   if (listeners === undefined) return;
   // Step 6. (Step 7, legacy type renaming for trusted animation/transition
-  // events, is left out: no such events here.)
-  innerInvoke(event, state, listeners, phase, struct);
+  // events, is left out: no such events here.) While it walks `listeners`,
+  // changes to the target's lists copy them instead of changing them.
+  ++targetState.dispatching;
+  try {
+    innerInvoke(event, state, listeners, phase, struct);
+  } finally {
+    --targetState.dispatching;
+  }
 }
 
 // https://dom.spec.whatwg.org/#concept-event-dispatch for a target with no
@@ -1410,9 +1523,8 @@ class EventTarget {
     // Step 1.
     const capture = flattenOptions(options);
     // Step 2.
-    const list = MapPrototypeGet(state.listeners, type);
-    const index = findListener(list, callback, capture);
-    if (index !== -1) removeAnEventListener(state, list[index]);
+    const listener = findListener(state, type, MapPrototypeGet(state.listeners, type), callback, capture);
+    if (listener !== undefined) removeAnEventListener(state, listener);
   }
 
   // https://dom.spec.whatwg.org/#dom-eventtarget-dispatchevent
