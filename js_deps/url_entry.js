@@ -215,13 +215,24 @@ function addInspectHooks(URL, URLSearchParams) {
   defineHidden(URL.prototype, inspectCustom, function inspectURL(depth, options, inspect) {
     if (typeof depth === 'number' && depth < 0) return '[URL]';
     const parts = {};
-    for (const key of urlKeys) parts[key] = this[key];
+    try {
+      for (const key of urlKeys) parts[key] = this[key];
+    } catch {
+      // Not a URL (Object.create(URL.prototype)): its getters throw.
+      return 'URL {}';
+    }
     return `URL ${inspect(parts, options)}`;
   });
   defineHidden(URLSearchParams.prototype, inspectCustom, function inspectParams(depth, options, inspect) {
     if (typeof depth === 'number' && depth < 0) return '[URLSearchParams]';
     const entries = [];
-    for (const [name, value] of this) entries.push(`${inspect(name, options)} => ${inspect(value, options)}`);
+    let pairs;
+    try {
+      pairs = [...this];
+    } catch {
+      return 'URLSearchParams {}';  // not a URLSearchParams: its iterator throws
+    }
+    for (const [name, value] of pairs) entries.push(`${inspect(name, options)} => ${inspect(value, options)}`);
     if (entries.length === 0) return 'URLSearchParams {}';
     const oneLine = `URLSearchParams { ${entries.join(', ')} }`;
     if (oneLine.length <= 80) return oneLine;

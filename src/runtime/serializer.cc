@@ -1,6 +1,7 @@
 #include "runtime/serializer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cstdlib>
 
 #include "runtime/message_port.h"
@@ -54,10 +55,19 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
     return v8::Just(true);
   }
 
+  // As UTF-16 code units (not UTF-8: a lone surrogate in a DOMException's
+  // name or message must survive the copy, as WebIDL's serialization steps
+  // copy the strings as they are).
   void WriteString(v8::Local<v8::Value> value) {
-    std::string text = value->IsString() ? StdString(isolate_, value) : std::string();
+    std::u16string text;
+    if (value->IsString()) {
+      v8::Local<v8::String> string = value.As<v8::String>();
+      text.resize(static_cast<std::size_t>(string->Length()));
+      string->Write(isolate_, reinterpret_cast<uint16_t*>(text.data()), 0, string->Length(),
+                    v8::String::NO_NULL_TERMINATION);
+    }
     serializer_->WriteUint32(static_cast<uint32_t>(text.size()));
-    serializer_->WriteRawBytes(text.data(), text.size());
+    serializer_->WriteRawBytes(text.data(), text.size() * sizeof(char16_t));
   }
 
   v8::Maybe<uint32_t> GetSharedArrayBufferId(v8::Isolate* isolate,
@@ -148,10 +158,16 @@ class DeserializerDelegate final : public v8::ValueDeserializer::Delegate {
   v8::MaybeLocal<v8::String> ReadString(v8::Isolate* isolate) {
     uint32_t length;
     const void* bytes;
-    if (!deserializer_->ReadUint32(&length) || !deserializer_->ReadRawBytes(length, &bytes))
+    if (!deserializer_->ReadUint32(&length) ||
+        length > static_cast<uint32_t>(v8::String::kMaxLength) ||
+        !deserializer_->ReadRawBytes(std::size_t{length} * sizeof(uint16_t), &bytes)) {
       return {};
-    return v8::String::NewFromUtf8(isolate, static_cast<const char*>(bytes),
-                                   v8::NewStringType::kNormal, static_cast<int>(length));
+    }
+    // (The bytes may sit at an odd offset in the message: copied out.)
+    std::u16string text(length, u'\0');
+    std::memcpy(text.data(), bytes, std::size_t{length} * sizeof(uint16_t));
+    return v8::String::NewFromTwoByte(isolate, reinterpret_cast<const uint16_t*>(text.data()),
+                                      v8::NewStringType::kNormal, static_cast<int>(length));
   }
 
   v8::MaybeLocal<v8::SharedArrayBuffer> GetSharedArrayBufferFromId(v8::Isolate* isolate,

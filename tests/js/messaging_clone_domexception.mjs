@@ -25,6 +25,18 @@ await test('structuredClone copies a DOMException, alone and nested', () => {
   assertEquals([custom.constructor.name, custom.name, custom.code], ['DOMException', 'Custom', 0]);
 });
 
+await test('a DOMException keeps a name and message with lone surrogates (copied as UTF-16)', async () => {
+  const original = new DOMException('msg \uD800 end', 'Custom\uDC00Name');
+  const copy = structuredClone(original);
+  assertEquals([copy.message, copy.name], [original.message, original.name]);
+  const { port1, port2 } = new MessageChannel();
+  const received = new Promise((resolve) => { port2.onmessage = (e) => resolve(e.data); });
+  port1.postMessage(original);
+  const posted = await received;
+  port1.close();
+  assertEquals([posted.message, posted.name], [original.message, original.name]);
+});
+
 await test('MessagePort and Worker postMessage copy a DOMException', async () => {
   const { port1, port2 } = new MessageChannel();
   const viaPort = await new Promise((resolve) => {

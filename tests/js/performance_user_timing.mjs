@@ -64,6 +64,14 @@ await test('measure() throws what the spec says', () => {
   assertThrows(() => performance.mark(), TypeError, '1 argument required');
   assertThrows(() => performance.measure(), TypeError, '1 argument required');
   assertThrows(() => performance.mark.call({}, 'x'), TypeError, 'Illegal invocation');
+  // A PerformanceTiming attribute name as a mark: a TypeError outside a
+  // Window ("convert a name to a timestamp" step 1), even when a mark of
+  // that name exists (WPT invoke_with_timing_attributes.worker.js).
+  assertThrows(() => performance.measure('x', 'navigationStart'), TypeError, 'PerformanceTiming');
+  assertThrows(() => performance.measure('x', { start: 'domComplete', end: 5 }), TypeError, 'PerformanceTiming');
+  performance.mark('fetchStart');
+  assertThrows(() => performance.measure('x', 'fetchStart'), TypeError, 'PerformanceTiming');
+  performance.clearMarks('fetchStart');
   assertEquals(performance.getEntriesByName('x'), [], 'nothing recorded by the failed calls');
 });
 

@@ -2218,7 +2218,7 @@ internals.defineEventHandler = defineEventHandler;
 // internals.initEventTarget(object) -> object: makes any object (the global,
 // say) an EventTarget for the brand checks.
 internals.initEventTarget = (object) => {
-  if (!targetSlot.peek(object) !== undefined) initEventTargetState(object);
+  if (targetSlot.peek(object) === undefined) initEventTargetState(object);
   return object;
 };
 // internals.watchEventListeners(target, watch): from now on, watch(target,

@@ -11,6 +11,7 @@ const DOMException = global.DOMException;
 const ArrayPrototypePush = Array.prototype.push;
 const ArrayPrototypeFilter = Array.prototype.filter;
 const ReflectApply = Reflect.apply;
+const SetHas = Set.prototype.has;
 const NumberIsFinite = Number.isFinite;
 const ObjectDefineProperty = Object.defineProperty;
 // (Captured now: a program may replace the global one.)
@@ -127,8 +128,25 @@ function sortedByStartTime(list) {
 }
 
 // https://w3c.github.io/user-timing/#dfn-convert-a-mark-to-a-timestamp
+// The read-only attributes of the PerformanceTiming interface (Navigation
+// Timing level 1): as marks in measure() they name a Window's navigation
+// timing, which no global here has.
+const kPerformanceTimingNames = new Set([
+  'navigationStart', 'unloadEventStart', 'unloadEventEnd', 'redirectStart', 'redirectEnd',
+  'fetchStart', 'domainLookupStart', 'domainLookupEnd', 'connectStart', 'connectEnd',
+  'secureConnectionStart', 'requestStart', 'responseStart', 'responseEnd', 'domLoading',
+  'domInteractive', 'domContentLoadedEventStart', 'domContentLoadedEventEnd', 'domComplete',
+  'loadEventStart', 'loadEventEnd',
+]);
+const SetPrototypeHas = (set, value) => ReflectApply(SetHas, set, [value]);
+
 function markToTimestamp(mark, what) {
   if (typeof mark === 'string') {
+    // https://w3c.github.io/user-timing/#convert-a-mark-to-a-timestamp step 1,
+    // and "convert a name to a timestamp" step 1: not a Window, a TypeError.
+    if (SetPrototypeHas(kPerformanceTimingNames, mark)) {
+      throw new TypeError(`${what}: '${mark}' is a PerformanceTiming attribute, which only a Window has.`);
+    }
     for (let i = entries.length - 1; i >= 0; i--) {
       const state = stateOf(entries[i]);
       if (state.entryType === 'mark' && state.name === mark) return state.startTime;
