@@ -5,7 +5,10 @@
 // huge_page_allocator.h: a first touch of a 4 KB page costs ~10 us on these
 // VMs, and growing a large typed array faulted in every page of each copy).
 // The kernel zero-fills the mapping, so the calloc contract holds without a
-// memset. Thread-safe: a buffer may be freed on another thread than the one
+// memset. The trade-off: a large buffer written sparsely (a byte here and
+// there across hundreds of MB) is resident in 2 MB blocks, not 4 KB pages;
+// one written at a few places or filled, as typed arrays usually are, costs
+// what it would have. Thread-safe: a buffer may be freed on another thread than the one
 // that allocated it (a SharedArrayBuffer, a pending write's bytes).
 #pragma once
 
