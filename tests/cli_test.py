@@ -192,6 +192,16 @@ CASES = [
     Case("--trace-loop prints event-loop statistics to stderr at exit",
          ["--trace-loop", "-e", "setTimeout(() => console.log('tick'), 1)"], exit=0,
          stdout_exact="tick\n", stderr=[R(r"\S")]),
+    Case("--trace-loop: a due-now post made at the end of a 200 ms task is not 200 ms late "
+         "(its stamp was the pass's old clock reading; the bound is generous)",
+         ["--trace-loop", "-e",
+          "const { port1, port2 } = new MessageChannel();\n"
+          "port1.onmessage = () => port1.close();\n"
+          "scheduler.postTask(() => {\n"
+          "  const end = performance.now() + 200; while (performance.now() < end) {}\n"
+          "  port2.postMessage('x');\n"
+          "});\n"],
+         exit=0, stderr=[R(r"loop lag: +max \d{1,2}\.\d+ ms")]),
     Case("--trace-loop also prints the statistics when a REPL session ends (stdin at EOF)",
          ["--trace-loop"], exit=0, stderr=["hostloop --trace-loop:", R(r"passes: +\d+")]),
 

@@ -161,8 +161,10 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   // the order: the latest reading of any thread (so posts made one after the
   // other are in that order by due time too), and a chain of posts with no
   // timers pending reads no clock.
+  // (Tracing loop lag reads the clock too: the lag of a due-now post is
+  // measured from its stamp, and an old one overstated it.)
   TimePoint due =
-      !queue_.empty()
+      !queue_.empty() || trace_lag_
           ? Now()
           : std::max(pass_now_, TimePoint(Duration(
                                     remote_->latest_stamp_ns_.load(std::memory_order_acquire))));

@@ -129,7 +129,10 @@ void RejectionTracker::Notify(std::vector<Pending>& batch) {
           break;
       }
     }
-    Report(promise, reason);
+    // `none` fires no unhandledrejection, so no rejectionhandled may follow
+    // (HTML pairs them: only a promise in the "outstanding rejected promises
+    // weak set", which the unhandledrejection step adds to, gets one).
+    if (runtime_->options().unhandled_rejections != RejectionPolicy::kNone) Report(promise, reason);
   }
 }
 

@@ -10,3 +10,9 @@ setTimeout(() => {
   (async () => { throw new Error('J5 ignored 3'); })();
 }, 5);
 setTimeout(() => console.log('J5 none: still running after three unhandled rejections'), 40);
+// No unhandledrejection fires in this mode, so no rejectionhandled may
+// follow when a handler comes late (it fired alone).
+addEventListener('unhandledrejection', () => console.log('J5 none: unexpected unhandledrejection'));
+addEventListener('rejectionhandled', () => console.log('J5 none: unexpected rejectionhandled'));
+const late = Promise.reject(new Error('J5 handled late'));
+setTimeout(() => late.catch(() => {}), 10);
