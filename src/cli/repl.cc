@@ -629,7 +629,7 @@ bool Repl::Evaluate(const std::string& source) {
   auto rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
     OnAwaitReaction(info, false);
   };
-  if (!runtime::ThenNative(context, result.As<v8::Promise>(), fulfilled, rejected, data)) {
+  if (!runtime_->WhenSettled(result.As<v8::Promise>(), fulfilled, rejected, data)) {
     busy_ = false;
     evaluating.reset();
     TakeInterruption();

@@ -633,7 +633,7 @@ void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver
       resolver.As<v8::Promise::Resolver>()->Reject(context, info[0]).FromMaybe(false);
     }
   };
-  ThenNative(context, result.As<v8::Promise>(), on_fulfilled, on_rejected, data);
+  Runtime::From(isolate)->WhenSettled(result.As<v8::Promise>(), on_fulfilled, on_rejected, data);
 }
 
 }  // namespace hostloop::runtime

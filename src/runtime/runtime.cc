@@ -300,7 +300,7 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
   };
   // Fails only when execution is being terminated (a worker's terminate()
   // racing its start): then nothing more runs anyway.
-  if (!ThenNative(context, promise, on_fulfilled, on_rejected, self)) return false;
+  if (!WhenSettled(promise, on_fulfilled, on_rejected, self)) return false;
   CheckpointUnlessNested();
   return true;
 }
@@ -676,6 +676,24 @@ void Runtime::CheckpointUnlessNested() {
   // them here would run them in the middle of that task.
   if (v8::StackTrace::CurrentStackTrace(isolate_, 1)->GetFrameCount() > 0) return;
   Checkpoint();
+}
+
+bool Runtime::WhenSettled(v8::Local<v8::Promise> promise, v8::FunctionCallback on_fulfilled,
+                          v8::FunctionCallback on_rejected, v8::Local<v8::Value> data) {
+  v8::Local<v8::Context> context = this->context();
+  v8::Local<v8::Function> fulfilled;
+  v8::Local<v8::Function> rejected;
+  if (!v8::Function::New(context, on_fulfilled, data).ToLocal(&fulfilled) ||
+      !v8::Function::New(context, on_rejected, data).ToLocal(&rejected)) {
+    return false;
+  }
+  v8::Local<v8::Function> when_settled;
+  if (!InternalFunction("whenSettled").ToLocal(&when_settled)) {
+    v8::Local<v8::Promise> chained;
+    return promise->Then(context, fulfilled, rejected).ToLocal(&chained);
+  }
+  v8::Local<v8::Value> argv[] = {promise, fulfilled, rejected};
+  return !when_settled->Call(context, v8::Undefined(isolate_), 3, argv).IsEmpty();
 }
 
 void Runtime::MakeCurrent() {

@@ -277,6 +277,14 @@ class Runtime {
   // call does this first. Home thread.
   void MakeCurrent();
 
+  // Attaches native reactions to `promise` (both get `data` as
+  // info.Data()), as promise.then would but without looking up
+  // Promise[Symbol.species], which a program may replace (internals
+  // .whenSettled, js/bootstrap.js). False only when execution is being
+  // terminated.
+  bool WhenSettled(v8::Local<v8::Promise> promise, v8::FunctionCallback on_fulfilled,
+                   v8::FunctionCallback on_rejected, v8::Local<v8::Value> data);
+
   // Writes console output (stream 1 stdout, 2 stderr) at once.
   void Print(std::string_view text, int stream);
   // Called around every write of console output (`before` true, then

@@ -77,18 +77,6 @@ inline void ThrowRangeError(v8::Isolate* isolate, std::string_view message) {
   isolate->ThrowException(v8::Exception::RangeError(V8String(isolate, message)));
 }
 
-// Attaches native reactions to `promise` (both get `data` as info.Data()).
-// False only when execution is being terminated.
-inline bool ThenNative(v8::Local<v8::Context> context, v8::Local<v8::Promise> promise,
-                       v8::FunctionCallback on_fulfilled, v8::FunctionCallback on_rejected,
-                       v8::Local<v8::Value> data) {
-  v8::Local<v8::Function> fulfilled;
-  v8::Local<v8::Function> rejected;
-  v8::Local<v8::Promise> chained;
-  return v8::Function::New(context, on_fulfilled, data).ToLocal(&fulfilled) &&
-         v8::Function::New(context, on_rejected, data).ToLocal(&rejected) &&
-         promise->Then(context, fulfilled, rejected).ToLocal(&chained);
-}
 
 // [message, filename, lineno, colno]: what an ErrorEvent needs.
 inline v8::Local<v8::Array> LocationArray(v8::Local<v8::Context> context,

@@ -206,17 +206,34 @@ internals.realmStarted = function realmStarted() {
   // settles. V8 does not tell the platform when it cancels the delayed task
   // behind a waitAsync timeout (LESSONS 3), so the reference is held here, at
   // the JS level, from the call until the promise settles.
+  // whenSettled(promise, onFulfilled, onRejected): calls one of them when
+  // `promise` settles, as promise.then(onFulfilled, onRejected) would, but
+  // without Promise.prototype.then, which looks up Promise[Symbol.species]:
+  // a program may replace it (with a getter that throws, even), and the
+  // runtime's own bookkeeping must neither run its code nor fail with it.
+  // `await` takes a native promise's result directly.
+  const whenSettled = async (promise, onFulfilled, onRejected) => {
+    let value;
+    try {
+      value = await promise;
+    } catch (reason) {
+      onRejected(reason);
+      return;
+    }
+    onFulfilled(value);
+  };
+  internals.whenSettled = whenSettled;
+
   const originalWaitAsync = Atomics.waitAsync;
   if (typeof originalWaitAsync === 'function') {
     const ReflectApply = Reflect.apply;
-    const PromisePrototypeThen = Promise.prototype.then;
     const release = () => host.unrefLoop();
     const methods = {
       waitAsync(typedArray, index, value, timeout) {
         const result = ReflectApply(originalWaitAsync, Atomics, arguments);
         if (result.async) {
           host.refLoop();
-          ReflectApply(PromisePrototypeThen, result.value, [release, release]);
+          whenSettled(result.value, release, release);
         }
         return result;
       },
@@ -231,21 +248,22 @@ internals.realmStarted = function realmStarted() {
   // must still be running to receive.
   if (typeof WebAssembly === 'object') {
     const ReflectApply = Reflect.apply;
-    const PromisePrototypeThen = Promise.prototype.then;
     const release = () => host.unrefLoop();
     for (const name of ['compile', 'instantiate']) {
       const original = WebAssembly[name];
       if (typeof original !== 'function') continue;
       const methods = {
-        [name](...args) {
+        // (An async function, not promise.then: no Promise[Symbol.species].)
+        // Its promise is what the caller gets, so a rejection the caller
+        // ignores is still reported as unhandled (J5).
+        async [name](...args) {
           const promise = ReflectApply(original, WebAssembly, args);
           host.refLoop();
-          // The derived promise is what the caller gets, so a rejection the
-          // caller ignores is still reported as unhandled (J5).
-          return ReflectApply(PromisePrototypeThen, promise, [
-            (value) => { release(); return value; },
-            (reason) => { release(); throw reason; },
-          ]);
+          try {
+            return await promise;
+          } finally {
+            release();
+          }
         },
       };
       Object.defineProperty(methods[name], 'length', { value: original.length });
