@@ -55,6 +55,7 @@ class Case:
     closed_stdout: bool = False  # stdout is a pipe whose reader has gone
     setup: Optional[Callable[[str, "Case"], "Case"]] = None  # may adjust the case
     timeout: float = 60.0
+    stdin: Optional[bytes] = None  # written to the program's stdin (else /dev/null)
 
 
 # ---------------------------------------------------------------------------
@@ -189,6 +190,14 @@ CASES = [
          ["--v8-flags=--expose-gc", "--v8-flags=--allow-natives-syntax,--stack-size=900",
           "-e", "console.log(typeof gc, %IsSmi(1))"], exit=0, stdout_exact="function true\n"),
     Case("-e without CODE: exit 2", ["-e"], exit=2, stderr=["-e needs CODE"]),
+    Case("- runs all of stdin as the main module ([stdin]), with the arguments after it",
+         ["-", "a", "b"], exit=0,
+         stdin=b"await new Promise((r) => setTimeout(r, 5));\n"
+               b"console.log(import.meta.url.endsWith('/[stdin]'), hostloop.args.join(','));\n",
+         stdout_exact="true a,b\n"),
+    Case("- with an error in the stdin module reports it at [stdin]: exit 1",
+         ["-"], exit=1, stdin=b"\nthrow new Error('from stdin');\n",
+         stderr=["Uncaught Error: from stdin", "[stdin]:2:7"]),
     Case("--trace-loop prints event-loop statistics to stderr at exit",
          ["--trace-loop", "-e", "setTimeout(() => console.log('tick'), 1)"], exit=0,
          stdout_exact="tick\n", stderr=[R(r"\S")]),
@@ -608,9 +617,10 @@ def run_case(hostloop: str, case: Case) -> list:
             os.close(read_end)
             stdout_target = closed_write_end
         try:
-            proc = subprocess.run(argv, cwd=directory, stdin=subprocess.DEVNULL, stdout=stdout_target,
+            stdin_args = {"stdin": subprocess.DEVNULL} if case.stdin is None else {"input": case.stdin}
+            proc = subprocess.run(argv, cwd=directory, stdout=stdout_target,
                                   stderr=subprocess.STDOUT if case.merge else subprocess.PIPE,
-                                  timeout=case.timeout)
+                                  timeout=case.timeout, **stdin_args)
         except OSError as e:
             return [f"could not run {argv[0]}: {e}"]
         except subprocess.TimeoutExpired as e:

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "cli/options.h"
 #include "cli/repl.h"
@@ -20,6 +21,21 @@
 
 namespace hostloop::cli {
 namespace {
+
+// All of stdin (a blocking read: the loop has not started).
+base::Result<std::string> ReadAllOfStdin() {
+  std::string text;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = read(0, buffer, sizeof buffer);
+    if (n == 0) return text;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return base::Error::FromErrno("read");
+    }
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+}
 
 int Fail(const std::string& message, int code) {
   std::fprintf(stderr, "hostloop: %s\n", message.c_str());
@@ -129,6 +145,13 @@ int Main(int argc, char** argv) {
     if (options.eval) {
       url = runtime::PathToFileUrl(runtime::AbsolutePath("[eval]"));
       source = *options.eval;
+    } else if (*options.file == "-") {
+      // `hostloop -`: the module's code is all of stdin, read before the
+      // loop starts (as node and deno do).
+      base::Result<std::string> text = ReadAllOfStdin();
+      if (!text.ok()) return Fail("cannot read the module from stdin: " + text.error().message, 1);
+      url = runtime::PathToFileUrl(runtime::AbsolutePath("[stdin]"));
+      source = std::move(text).value();
     } else {
       url = runtime::PathToFileUrl(runtime::AbsolutePath(*options.file));
     }

@@ -7,10 +7,11 @@ namespace hostloop::cli {
 const char kUsage[] =
     "Usage: hostloop [options] FILE [args...]\n"
     "       hostloop [options] -e CODE [args...]\n"
+    "       hostloop [options] - [args...]      (the module's code from stdin)\n"
     "       hostloop [options]                 (a REPL)\n"
     "\n"
-    "Runs FILE (or CODE) as an ES module on hostloop's event loop; with neither,\n"
-    "starts a read-eval-print loop on stdin.\n"
+    "Runs FILE (or CODE, or all of stdin for -) as an ES module on hostloop's event\n"
+    "loop; with none of them, starts a read-eval-print loop on stdin.\n"
     "\n"
     "Options:\n"
     "  -e, --eval CODE                 evaluate CODE as a module\n"
@@ -23,7 +24,8 @@ const char kUsage[] =
     "  -v, --version                   print the hostloop and V8 versions\n"
     "\n"
     "Exit codes: 0 success, 1 uncaught error or unhandled rejection (or stdout closed\n"
-    "by its reader), 2 usage error, 13 top-level await that can never settle.\n";
+    "by its reader), 2 usage error, 13 top-level await that can never settle,\n"
+    "133 V8's fatal error (out of memory).\n";
 
 namespace {
 
