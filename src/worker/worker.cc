@@ -96,6 +96,29 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     return true;
   }
 
+  // V8 is about to run out of heap in this worker: as node does, the worker
+  // ends (its JS is terminated, its loop quits) with an error for its Worker
+  // object in the parent, instead of V8's fatal error taking the whole
+  // process down. The limit is raised so that the JS can unwind.
+  static size_t NearHeapLimit(void* data, size_t current_limit, size_t initial_limit) {
+    auto* self = static_cast<WorkerThread*>(data);
+    if (!self->out_of_memory_ && self->runtime_ != nullptr) {
+      self->out_of_memory_ = true;
+      ErrorReport report;
+      report.name = "RangeError";
+      report.error_message =
+          "Worker terminated: it ran out of memory (the JavaScript heap limit was reached)";
+      report.message = "Uncaught RangeError: " + report.error_message;
+      report.filename = self->params_.url;
+      auto notice = std::make_unique<runtime::SerializedMessage>();
+      notice->attach().notice = std::make_shared<const ErrorReport>(std::move(report));
+      self->PostToParent(std::move(notice));
+      self->Close();
+      self->runtime_->isolate()->TerminateExecution();
+    }
+    return current_limit + initial_limit;
+  }
+
   // RuntimeDelegate: stdout is gone; the whole program stops (exit 1), not
   // only this worker (the parent would run on, or exit 0).
   void OnOutputClosed() override {
@@ -219,6 +242,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     }
     std::unique_ptr<Runtime> runtime = std::move(created).value();
     runtime_ = runtime.get();
+    runtime->isolate()->AddNearHeapLimitCallback(&WorkerThread::NearHeapLimit, this);
     bool terminated;
     {
       base::MutexLock lock(params_.shared->mutex);
@@ -267,6 +291,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     }
     params_.worker_end->Detach();
     params_.worker_end->Close();
+    runtime->isolate()->RemoveNearHeapLimitCallback(&WorkerThread::NearHeapLimit, 0);
     runtime_ = nullptr;
     runtime.reset();
     looper.reset();
@@ -302,6 +327,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
   Params params_;
   std::thread thread_;
   Runtime* runtime_ = nullptr;
+  bool out_of_memory_ = false;  // NearHeapLimit ended it
   bool closing_ = false;
   bool listening_ = false;
   bool main_settled_ = false;
