@@ -9,6 +9,26 @@
 #include "base/unique_fd.h"
 
 namespace hostloop::base {
+namespace {
+
+// Reads `fd` to its end; `expected` bytes are reserved up front.
+Result<std::string> ReadAll(int fd, const std::string& what, std::size_t expected) {
+  std::string contents;
+  contents.reserve(expected);
+  char buffer[65536];
+  while (true) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::FromErrno(what);
+    }
+    if (n == 0) break;
+    contents.append(buffer, static_cast<std::size_t>(n));
+  }
+  return contents;
+}
+
+}  // namespace
 
 Result<std::string> ReadFileToString(const std::string& path) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -16,19 +36,11 @@ Result<std::string> ReadFileToString(const std::string& path) {
   struct stat info;
   if (::fstat(fd.Get(), &info) < 0) return Error::FromErrno(path);
   if (S_ISDIR(info.st_mode)) return Error::FromErrno(path, EISDIR);
-  std::string contents;
-  if (info.st_size > 0) contents.reserve(static_cast<std::size_t>(info.st_size));
-  char buffer[65536];
-  while (true) {
-    ssize_t n = ::read(fd.Get(), buffer, sizeof buffer);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Error::FromErrno(path);
-    }
-    if (n == 0) break;
-    contents.append(buffer, static_cast<std::size_t>(n));
-  }
-  return contents;
+  return ReadAll(fd.Get(), path, info.st_size > 0 ? static_cast<std::size_t>(info.st_size) : 0);
+}
+
+Result<std::string> ReadFdToString(int fd, const std::string& what) {
+  return ReadAll(fd, what, 0);
 }
 
 Result<void> WriteStringToFile(const std::string& path, std::string_view contents) {

@@ -10,6 +10,9 @@ namespace hostloop::base {
 
 // The file's bytes; Error::code is the errno (ENOENT, EACCES, EISDIR, ...).
 Result<std::string> ReadFileToString(const std::string& path);
+// All that can be read from `fd` until end of file (a pipe, stdin); errors
+// name `what`.
+Result<std::string> ReadFdToString(int fd, const std::string& what);
 
 // Replaces (or creates, mode 0644 before the umask) the file with `contents`.
 // Error::code is the errno; on an error the file may hold part of it.

@@ -15,6 +15,13 @@ std::size_t RoundUp(std::size_t value, std::size_t multiple) {
 
 }  // namespace
 
+void AdviseHugePages(void* data, std::size_t bytes) {
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = RoundUp(start, kHugePageSize);
+  const std::uintptr_t end = (start + bytes) / kHugePageSize * kHugePageSize;
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 void* MapAligned(std::size_t bytes, std::size_t alignment, int protection, int flags) {
   void* raw = mmap(nullptr, bytes + alignment, protection, MAP_PRIVATE | MAP_ANONYMOUS | flags,
                    -1, 0);
@@ -55,7 +62,7 @@ bool ReservedRegion::Grow(std::size_t bytes) {
   if (mprotect(base + usable_, target - usable_, PROT_READ | PROT_WRITE) != 0) return false;
   if (target > kHugePage) {
     const std::size_t from = std::max(usable_, kHugePage);
-    madvise(base + from, target - from, MADV_HUGEPAGE);
+    AdviseHugePages(base + from, target - from);
   }
   usable_ = target;
   return true;

@@ -18,6 +18,14 @@
 
 namespace hostloop::base {
 
+// A transparent huge page on x86-64.
+inline constexpr std::size_t kHugePageSize = std::size_t{2} << 20;
+
+// Asks for huge pages behind the kHugePageSize-aligned part of
+// [data, data + bytes) (the kernel's "madvise" THP mode grants only what is
+// asked for); nothing when that part is empty.
+void AdviseHugePages(void* data, std::size_t bytes);
+
 class ReservedRegion {
  public:
   // A region that may grow to `max_bytes`. Reserves nothing until the first
@@ -41,7 +49,7 @@ class ReservedRegion {
   bool Grow(std::size_t bytes);
 
   // The size past which a region asks for huge pages.
-  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  static constexpr std::size_t kHugePage = kHugePageSize;
 
  private:
   const std::size_t max_bytes_;

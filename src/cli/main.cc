@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "base/file_util.h"
 #include "cli/options.h"
 #include "cli/repl.h"
 #include "loop/looper.h"
@@ -21,21 +22,6 @@
 
 namespace hostloop::cli {
 namespace {
-
-// All of stdin (a blocking read: the loop has not started).
-base::Result<std::string> ReadAllOfStdin() {
-  std::string text;
-  char buffer[65536];
-  while (true) {
-    const ssize_t n = read(0, buffer, sizeof buffer);
-    if (n == 0) return text;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return base::Error::FromErrno("read");
-    }
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-}
 
 int Fail(const std::string& message, int code) {
   std::fprintf(stderr, "hostloop: %s\n", message.c_str());
@@ -148,7 +134,7 @@ int Main(int argc, char** argv) {
     } else if (*options.file == "-") {
       // `hostloop -`: the module's code is all of stdin, read before the
       // loop starts (as node and deno do).
-      base::Result<std::string> text = ReadAllOfStdin();
+      base::Result<std::string> text = base::ReadFdToString(0, "stdin");
       if (!text.ok()) return Fail("cannot read the module from stdin: " + text.error().message, 1);
       url = runtime::PathToFileUrl(runtime::AbsolutePath("[stdin]"));
       source = std::move(text).value();

@@ -17,8 +17,6 @@ void TimerQueue::PodArray<T>::Grow() {
   capacity_ = region_.usable() / sizeof(T);
 }
 
-TimerQueue::TimerQueue() = default;
-
 TimerQueue::~TimerQueue() {
   for (uint32_t i = 0; i < slot_count_; ++i) slot(i).~Slot();
 }

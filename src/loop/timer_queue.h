@@ -71,7 +71,7 @@ class TimerQueue {
 
   using Meta = TimerMeta;
 
-  TimerQueue();
+  TimerQueue() = default;
   ~TimerQueue();
   TimerQueue(const TimerQueue&) = delete;
   TimerQueue& operator=(const TimerQueue&) = delete;

@@ -688,10 +688,7 @@ bool Runtime::WhenSettled(v8::Local<v8::Promise> promise, v8::FunctionCallback o
     return false;
   }
   v8::Local<v8::Function> when_settled;
-  if (!InternalFunction("whenSettled").ToLocal(&when_settled)) {
-    v8::Local<v8::Promise> chained;
-    return promise->Then(context, fulfilled, rejected).ToLocal(&chained);
-  }
+  if (!InternalFunction("whenSettled").ToLocal(&when_settled)) return false;
   v8::Local<v8::Value> argv[] = {promise, fulfilled, rejected};
   return !when_settled->Call(context, v8::Undefined(isolate_), 3, argv).IsEmpty();
 }

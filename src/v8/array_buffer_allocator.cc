@@ -6,7 +6,6 @@
 #include <cstdlib>
 
 #include "base/reserved_region.h"
-#include "v8/huge_page_allocator.h"
 
 namespace hostloop::v8host {
 
@@ -22,7 +21,7 @@ void* ArrayBufferAllocator::Map(size_t length) {
   const std::size_t size = (length + 4095) & ~std::size_t{4095};
   void* data = base::MapAligned(size, kMappedFrom, PROT_READ | PROT_WRITE);
   if (data == nullptr) return nullptr;
-  AdviseHugePages(data, size);
+  base::AdviseHugePages(data, size);
   base::MutexLock lock(mutex_);
   mapped_.emplace(data, size);
   return data;

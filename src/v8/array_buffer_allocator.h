@@ -17,13 +17,14 @@
 #include <cstddef>
 #include <unordered_map>
 
+#include "base/reserved_region.h"
 #include "base/thread_annotations.h"
 
 namespace hostloop::v8host {
 
 class ArrayBufferAllocator final : public v8::ArrayBuffer::Allocator {
  public:
-  static constexpr std::size_t kMappedFrom = std::size_t{2} << 20;
+  static constexpr std::size_t kMappedFrom = base::kHugePageSize;
 
   ArrayBufferAllocator() = default;
   ~ArrayBufferAllocator() override;

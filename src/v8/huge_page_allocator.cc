@@ -6,14 +6,6 @@
 
 namespace hostloop::v8host {
 
-void AdviseHugePages(void* data, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = HugePageAllocator::kHugePage;
-  const auto start = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t begin = (start + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t end = (start + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
 void* HugePageAllocator::AllocatePages(void* address, size_t length, size_t alignment,
                                        Permission permissions) {
   const bool heap_chunk = alignment >= kHeapChunkAlignment;
@@ -24,7 +16,7 @@ void* HugePageAllocator::AllocatePages(void* address, size_t length, size_t alig
     base::MutexLock lock(mutex_);
     heap_chunks_[reinterpret_cast<std::uintptr_t>(pages)] = length;
   }
-  if (permissions == kReadWrite) AdviseHugePages(pages, length);
+  if (permissions == kReadWrite) base::AdviseHugePages(pages, length);
   return pages;
 }
 
@@ -57,7 +49,7 @@ bool HugePageAllocator::InHeapChunk(void* address, size_t length) {
 bool HugePageAllocator::SetPermissions(void* address, size_t length, Permission permissions) {
   if (!inner_->SetPermissions(address, length, permissions)) return false;
   if (permissions == kReadWrite && InHeapChunk(address, length)) {
-    AdviseHugePages(address, length);
+    base::AdviseHugePages(address, length);
     // (Fails harmlessly before Linux 5.14: the pages fault in as before.)
     if (length >= kMinPopulate && populate_.load(std::memory_order_relaxed)) {
       madvise(address, length, MADV_POPULATE_WRITE);

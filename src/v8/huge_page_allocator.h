@@ -36,13 +36,14 @@
 #include <map>
 #include <memory>
 
+#include "base/reserved_region.h"
 #include "base/thread_annotations.h"
 
 namespace hostloop::v8host {
 
 class HugePageAllocator final : public v8::PageAllocator {
  public:
-  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  static constexpr std::size_t kHugePage = base::kHugePageSize;
   // V8's heap reserves its chunks aligned to at least this (its page size).
   static constexpr std::size_t kHeapChunkAlignment = std::size_t{256} << 10;
 
@@ -88,7 +89,5 @@ class HugePageAllocator final : public v8::PageAllocator {
   std::map<std::uintptr_t, std::size_t> heap_chunks_ GUARDED_BY(mutex_);
 };
 
-// Asks for huge pages behind the 2 MB-aligned part of [data, data + bytes).
-void AdviseHugePages(void* data, std::size_t bytes);
 
 }  // namespace hostloop::v8host
