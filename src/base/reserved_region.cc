@@ -54,7 +54,7 @@ bool ReservedRegion::Grow(std::size_t bytes) {
     reserved_ = reserved;
   }
   // Grow by half at least; in pages below 2 MB, in huge pages above.
-  std::size_t target = std::max({bytes, usable_ + usable_ / 2, std::size_t{64} << 10});
+  std::size_t target = std::max({bytes, usable_ + usable_ / 2, kFirstStep});
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   target = RoundUp(target, target > kHugePage ? kHugePage : page);
   target = std::min(target, reserved_);
@@ -63,6 +63,13 @@ bool ReservedRegion::Grow(std::size_t bytes) {
   if (target > kHugePage) {
     const std::size_t from = std::max(usable_, kHugePage);
     AdviseHugePages(base + from, target - from);
+  }
+  // A region growing past its first step is filling up: its new 4 KB pages
+  // are faulted in by one call rather than one fault each (2 MB: ~0.3 ms
+  // instead of ~5 ms here). Huge pages fault once per 2 MB anyway, and a
+  // small region keeps costing only what it touches.
+  if (usable_ >= kFirstStep && usable_ < kHugePage) {
+    madvise(base + usable_, std::min(target, kHugePage) - usable_, MADV_POPULATE_WRITE);
   }
   usable_ = target;
   return true;

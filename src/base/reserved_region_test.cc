@@ -3,9 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace hostloop::base {
 namespace {
@@ -62,6 +67,27 @@ TEST(ReservedRegion, AsksForHugePagesOnlyPastItsFirstTwoMegabytes) {
   ASSERT_NE(large, "");
   EXPECT_EQ(small.find(" hg"), std::string::npos) << small;
   EXPECT_NE(large.find(" hg"), std::string::npos) << large;
+}
+
+TEST(ReservedRegion, FaultsInItsSmallPagesInOneCallOncePastItsFirstStep) {
+  ReservedRegion region(64u << 20);
+  ASSERT_TRUE(region.Grow(100));
+  const std::size_t first = region.usable();
+  auto* base = static_cast<unsigned char*>(region.data());
+  const long page = sysconf(_SC_PAGESIZE);
+  // The first step is left to fault page by page: nothing resident yet.
+  std::vector<unsigned char> resident(first / static_cast<std::size_t>(page));
+  ASSERT_EQ(mincore(base, first, resident.data()), 0);
+  EXPECT_EQ(std::count(resident.begin(), resident.end(), 0), static_cast<long>(resident.size()));
+  // Growing again: the new part (below 2 MB) is resident before any touch.
+  ASSERT_TRUE(region.Grow(first + 1));
+  const std::size_t grown = region.usable() - first;
+  ASSERT_GT(grown, 0u);
+  ASSERT_LE(region.usable(), ReservedRegion::kHugePage);
+  resident.assign(grown / static_cast<std::size_t>(page), 0);
+  ASSERT_EQ(mincore(base + first, grown, resident.data()), 0);
+  EXPECT_EQ(std::count(resident.begin(), resident.end(), 0), 0);
+  for (std::size_t i = first; i < region.usable(); i += 4093) ASSERT_EQ(base[i], 0) << i;
 }
 
 }  // namespace

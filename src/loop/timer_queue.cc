@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <functional>
 #include <new>
 #include <utility>
 
@@ -28,6 +27,7 @@ uint32_t TimerQueue::AppendSlot() {
   ::new (static_cast<void*>(&slot(slot_count_))) Slot();
   states_.push_back(0);
   if (slot_count_ % 64 == 0) cancelled_bits_.push_back(0);
+  free_slots_.Cover(slot_count_ + 1);
   return slot_count_++;
 }
 
@@ -35,8 +35,7 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
   CHECK(task);
   uint32_t slot_index;
   if (!free_slots_.empty()) {
-    slot_index = free_slots_.back();
-    free_slots_.pop_back();
+    slot_index = free_slots_.Take();
   } else {
     slot_index = AppendSlot();
   }
@@ -60,7 +59,7 @@ bool TimerQueue::Contains(Id id) const { return Find(id) != kNoSlot; }
 
 TimerQueue::Id TimerQueue::NextId() const {
   if (!free_slots_.empty()) {
-    uint32_t index = free_slots_.back();
+    uint32_t index = free_slots_.Lowest();
     return MakeId(index, states_[index] & kGenerationMask);
   }
   return MakeId(slot_count_, 0);
@@ -127,10 +126,10 @@ Task TimerQueue::PopTop() {
 }
 
 void TimerQueue::FreeSlot(uint32_t slot_index) {
-  // The slot is already not live; only the cancelled bit and the free list
+  // The slot is already not live; only the cancelled bit and the free set
   // change, so compaction frees slots without touching them.
   cancelled_bits_[slot_index / 64] &= ~(uint64_t{1} << (slot_index % 64));
-  free_slots_.push_back(slot_index);
+  free_slots_.Add(slot_index);
 }
 
 void TimerQueue::PruneTop() {
@@ -143,13 +142,10 @@ void TimerQueue::PruneTop() {
 }
 
 void TimerQueue::Compact() {
-  // The cancelled slots are freed highest first (Add takes from the back), so
-  // new entries reuse low slots and sit close together in memory instead of
-  // wherever the cancels left holes. When the bitmap is small next to the
-  // number cancelled, one pass over it yields them in order; otherwise they
-  // are collected from the heap and sorted.
+  // When the bitmap is small next to the number cancelled, its words are
+  // moved into the free set whole; otherwise each cancelled node's slot is
+  // freed on the way.
   const bool scan_bitmap = cancelled_bits_.size() <= cancelled_ * 4;
-  const std::size_t freed_before = free_slots_.size();
   std::size_t kept = 0;
   for (const Node& node : heap_) {
     if (!IsCancelled(node.slot)) {
@@ -159,20 +155,12 @@ void TimerQueue::Compact() {
     }
   }
   if (scan_bitmap) {
-    for (std::size_t word = cancelled_bits_.size(); word-- > 0;) {
-      uint64_t bits = cancelled_bits_[word];
+    for (std::size_t word = 0; word < cancelled_bits_.size(); ++word) {
+      if (cancelled_bits_[word] == 0) continue;
+      free_slots_.AddWord(word, cancelled_bits_[word]);
       cancelled_bits_[word] = 0;
-      while (bits != 0) {
-        int top = 63 - std::countl_zero(bits);
-        free_slots_.push_back(static_cast<uint32_t>(word * 64 + static_cast<std::size_t>(top)));
-        bits &= ~(uint64_t{1} << top);
-      }
     }
-  } else {
-    std::sort(free_slots_.begin() + static_cast<std::ptrdiff_t>(freed_before), free_slots_.end(),
-              std::greater<uint32_t>());
   }
-  DCHECK(free_slots_.size() - freed_before == cancelled_);
   heap_.truncate(kept);
   cancelled_ = 0;
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {

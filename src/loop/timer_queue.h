@@ -38,6 +38,7 @@
 // Not thread-safe: the owner serializes access (home thread or its mutex).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <type_traits>
@@ -198,6 +199,63 @@ class TimerQueue {
     std::size_t capacity_ = 0;
   };
 
+  // The free slots, as a bitmap with two summary levels: Take() hands out
+  // the lowest free slot in a few word reads, and a compaction frees the
+  // cancelled slots by OR-ing the cancel bitmap in, one word per 64 slots.
+  // (A free list pushed one index per slot: 667k pushes, 6-9 ms of a
+  // compaction with 1M pending, most of it faulting in the list's pages.)
+  class FreeSlots {
+   public:
+    std::size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    // Makes room for slots up to `slot_count` (all in use).
+    void Cover(uint32_t slot_count) {
+      while (bits_.size() * 64 < slot_count) bits_.push_back(0);
+      while (summary_.size() * 64 < bits_.size()) summary_.push_back(0);
+    }
+    void Add(uint32_t slot) { AddWord(slot / 64, uint64_t{1} << (slot % 64)); }
+    // Frees the slots whose bits are set in `bits` (not free yet), in word
+    // `word` (slots word * 64 ... + 63).
+    void AddWord(std::size_t word, uint64_t bits) {
+      if (bits_[word] == 0) {
+        const std::size_t group = word / 64;
+        if (summary_[group] == 0) top_[group / 64] |= uint64_t{1} << (group % 64);
+        summary_[group] |= uint64_t{1} << (word % 64);
+      }
+      bits_[word] |= bits;
+      count_ += static_cast<std::size_t>(std::popcount(bits));
+    }
+    // The lowest free slot. Requires !empty().
+    uint32_t Lowest() const {
+      std::size_t top = 0;
+      while (top_[top] == 0) ++top;
+      const std::size_t group = top * 64 + static_cast<std::size_t>(std::countr_zero(top_[top]));
+      const std::size_t word =
+          group * 64 + static_cast<std::size_t>(std::countr_zero(summary_[group]));
+      return static_cast<uint32_t>(word * 64 +
+                                   static_cast<std::size_t>(std::countr_zero(bits_[word])));
+    }
+    // Takes the lowest free slot. Requires !empty().
+    uint32_t Take() {
+      const uint32_t slot = Lowest();
+      const std::size_t word = slot / 64;
+      bits_[word] &= bits_[word] - 1;  // its bit is the lowest set one
+      if (bits_[word] == 0) {
+        const std::size_t group = word / 64;
+        summary_[group] &= ~(uint64_t{1} << (word % 64));
+        if (summary_[group] == 0) top_[group / 64] &= ~(uint64_t{1} << (group % 64));
+      }
+      --count_;
+      return slot;
+    }
+
+   private:
+    PodArray<uint64_t> bits_{kCapacity / 64 + 1};      // bit i: slot i is free
+    PodArray<uint64_t> summary_{kCapacity / 4096 + 1};  // bit w: bits_[w] != 0
+    uint64_t top_[kCapacity / (4096 * 64) + 1] = {};    // bit g: summary_[g] != 0
+    std::size_t count_ = 0;
+  };
+
   static bool Before(const Node& a, const Node& b) { return Key(a) < Key(b); }
   // (due, sequence) as one unsigned 128-bit number (the due's sign bit
   // flipped keeps signed order): one compare with no branch, which matters
@@ -308,7 +366,7 @@ class TimerQueue {
   base::ReservedRegion slots_{std::size_t{kMaxSlots} * sizeof(Slot)};  // [0, slot_count_) constructed
   uint32_t slot_count_ = 0;
   PodArray<uint32_t> states_{kMaxSlots};  // by slot index
-  PodArray<uint32_t> free_slots_{kMaxSlots};
+  FreeSlots free_slots_;
   PodArray<uint64_t> cancelled_bits_{kMaxSlots / 64 + 1};
   std::size_t keep_alive_count_ = 0;
   std::size_t cancelled_ = 0;  // nodes in heap_ whose slot was cancelled

@@ -290,6 +290,31 @@ TEST(TimerQueue, CompactionReusesTheLowestFreedSlotFirst) {
   EXPECT_EQ(TimerQueue::SlotOf(queue.NextId()), TimerQueue::SlotOf(ids[2]));
 }
 
+// Free slots are handed out lowest first, whatever order they were freed
+// in, across the free set's summary words (4096 slots each) and top words
+// (262,144 each).
+TEST(TimerQueue, AddTakesTheLowestFreeSlot) {
+  TimerQueue queue;
+  constexpr int kCount = 300000;
+  const int early[] = {70, 5000, 299999};  // fire first, in this order
+  for (int i = 0; i < kCount; ++i) {
+    int due = 1000000 + i;
+    for (int k = 0; k < 3; ++k) {
+      if (i == early[k]) due = k;
+    }
+    queue.Add(At(due), static_cast<uint64_t>(i), [] {});
+  }
+  for (int k = 0; k < 3; ++k) queue.PopTop();  // frees 70, then 5000, then 299999
+  EXPECT_EQ(queue.slots_in_use(), static_cast<std::size_t>(kCount - 3));
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(TimerQueue::SlotOf(queue.NextId()), static_cast<uint32_t>(early[k]) + 1);
+    TimerQueue::Id id = queue.Add(At(5), 1000000, [] {});
+    // (An id's slot part counts from 1.)
+    EXPECT_EQ(TimerQueue::SlotOf(id), static_cast<uint32_t>(early[k]) + 1) << k;
+  }
+  EXPECT_EQ(TimerQueue::SlotOf(queue.Add(At(5), 1000001, [] {})), static_cast<uint32_t>(kCount) + 1);
+}
+
 // CancelMany is Cancel for each id in order: it counts the pending ones,
 // skips unknown, finished, repeated and malformed ids, and runs across
 // compactions (100 ids, more than the fetch distance).
