@@ -33,7 +33,11 @@ std::shared_ptr<PortCore> PortCore::peer() {
 }
 
 void PortCore::PostToPeer(Runtime* sender, std::unique_ptr<SerializedMessage> message) {
-  std::shared_ptr<PortCore> target = peer();
+  PostTo(sender, peer(), std::move(message));
+}
+
+void PortCore::PostTo(Runtime* sender, const std::shared_ptr<PortCore>& target,
+                      std::unique_ptr<SerializedMessage> message) {
   if (!target) return;
   if (std::unique_ptr<SerializedMessage> spare = target->Enqueue(std::move(message))) {
     sender->KeepSpareMessage(std::move(spare));
@@ -396,26 +400,27 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (handle == nullptr) return;
   Runtime* runtime = RuntimeOf(info);
   v8::Local<v8::Object> port = info[0].As<v8::Object>();
+  // Step 1: the target is the port this one is entangled with before the
+  // message is serialized (a getter the serialization runs may close or
+  // move this end; the message still goes to that target).
+  std::shared_ptr<PortCore> target = handle->core() ? handle->core()->peer() : nullptr;
   // Step 4: serialize (transfer included) even when nobody will receive it,
   // so DataCloneError is thrown at the call.
   std::unique_ptr<SerializedMessage> message = Serialize(runtime, info[1], info[2], port);
   if (!message) return;
-  // Steps 2, 6: no entangled port: the message (and what it moved) is gone.
-  if (!handle->core()) return;
+  // Step 6: no entangled port: the message (and what it moved) is gone.
+  if (!target) return;
   // Steps 3-4, 6: the target port itself in the transfer list dooms the
   // message, and the channel is lost: the target went into the message,
   // which is dropped here (its core tells this end it is gone).
-  // (Only a message that carries ports can hold the target: the peer is
-  // looked up, under its lock, for those alone.)
   if (message->has_ports()) {
-    std::shared_ptr<PortCore> target = handle->core()->peer();
     const std::vector<std::shared_ptr<PortCore>>& ports = message->attachments->ports;
-    if (target && std::find(ports.begin(), ports.end(), target) != ports.end()) {
+    if (std::find(ports.begin(), ports.end(), target) != ports.end()) {
       runtime->Print("Warning: the target port was posted to itself, and the communication channel was lost\n", 2);
       return;
     }
   }
-  handle->core()->PostToPeer(runtime, std::move(message));
+  PortCore::PostTo(runtime, target, std::move(message));
 }
 
 void PortStart(const v8::FunctionCallbackInfo<v8::Value>& info) {

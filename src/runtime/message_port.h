@@ -79,6 +79,10 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // `sender`'s home thread: enqueues `message` on the entangled end (gone if
   // there is none) and keeps the spare it hands back in `sender`.
   void PostToPeer(Runtime* sender, std::unique_ptr<SerializedMessage> message);
+  // `sender`'s home thread: enqueues `message` on `target` (none: dropped)
+  // and keeps the spare it hands back in `sender`.
+  static void PostTo(Runtime* sender, const std::shared_ptr<PortCore>& target,
+                     std::unique_ptr<SerializedMessage> message);
   // Thread-safe. Disentangles both ends; this end's queue is dropped.
   void Close();
   bool closed();

@@ -124,3 +124,28 @@ await test("a WebAssembly.Memory's buffer cannot be transferred: TypeError, and 
     port2.close();
   }
 });
+
+await test('a closed MessagePort is detached: transferring it is a DataCloneError', () => {
+  // HTML: close() sets [[Detached]]; StructuredSerializeWithTransfer throws
+  // for a detached transferable (it was sent, and arrived dead).
+  const { port1, port2 } = new MessageChannel();
+  const carrier = new MessageChannel();
+  port1.close();
+  assertDataCloneError(() => structuredClone(port1, { transfer: [port1] }), 'structuredClone');
+  assertDataCloneError(() => carrier.port1.postMessage(port1, [port1]), 'postMessage');
+  // Its partner is only disentangled, not detached: it still moves.
+  const moved = structuredClone(port2, { transfer: [port2] });
+  assert(moved instanceof MessagePort, 'the partner of a closed port is transferable');
+  moved.close();
+  carrier.port1.close();
+});
+
+await test('a port closed by a getter during serialization still posts to its former partner', async () => {
+  // HTML "message port post message steps": the target port is taken before
+  // serializing, and the message is queued on it whatever the getter did.
+  const { port1, port2 } = new MessageChannel();
+  const received = new Promise((resolve) => { port2.onmessage = (event) => resolve(event.data); });
+  port1.postMessage({ get a() { port1.close(); return 'after-close'; } });
+  assertEquals((await received).a, 'after-close');
+  port2.close();
+});

@@ -233,7 +233,15 @@ internals.realmStarted = function realmStarted() {
         const result = ReflectApply(originalWaitAsync, Atomics, arguments);
         if (result.async) {
           host.refLoop();
-          whenSettled(result.value, release, release);
+          try {
+            whenSettled(result.value, release, release);
+          } catch (error) {
+            // (A stack overflow: the caller gets the RangeError, and the
+            // reference must not outlive the call, or the runtime never
+            // exits. unrefLoop needs no more stack than refLoop did.)
+            host.unrefLoop();
+            throw error;
+          }
         }
         return result;
       },
@@ -248,7 +256,6 @@ internals.realmStarted = function realmStarted() {
   // must still be running to receive.
   if (typeof WebAssembly === 'object') {
     const ReflectApply = Reflect.apply;
-    const release = () => host.unrefLoop();
     for (const name of ['compile', 'instantiate']) {
       const original = WebAssembly[name];
       if (typeof original !== 'function') continue;
@@ -262,7 +269,9 @@ internals.realmStarted = function realmStarted() {
           try {
             return await promise;
           } finally {
-            release();
+            // (Called directly: at the stack limit, one more frame than
+            // refLoop's could fail and keep the runtime alive for good.)
+            host.unrefLoop();
           }
         },
       };

@@ -441,6 +441,9 @@ class Scheduler {
     let resolve;
     let reject;
     const promise = new PromiseCtor((res, rej) => { resolve = res; reject = rej; });
+    // The executor did not run (a stack overflow): the promise is rejected
+    // with that error, and the caller gets it to handle.
+    if (reject === undefined) return promise;
     try {
       scheduleTask(callback, options, resolve, reject);
     } catch (error) {
