@@ -257,9 +257,17 @@ def pipe_object_literal_input(hostloop: str) -> None:
     """An input that starts with `{` is an object literal if it can be one
     (node, deno and DevTools agree; it was a block: `{a: 1}` printed 1), else
     a block; a trailing `;` keeps it a block."""
-    result = run_piped(hostloop, ["{a: 1}", "{ b: [1, 2] }", "{ let x = 5; x * 2 }", "{a: 1};"])
+    result = run_piped(hostloop, ["{a: 1}", "{ b: [1, 2] }", "{ let x = 5; x * 2 }", "{a: 1};",
+                                  # `{` alone on a line, as pasted JSON starts: the
+                                  # object goes on (as a block, `"c": 3` was a
+                                  # SyntaxError at once)
+                                  "{", '"c": 3', "}", "{", "  d: 4,", "  e: 5", "}",
+                                  "{", "}"])
     check_clean_exit(result)
-    expect_in_order(result.out, ["{ a: 1 }", "{ b: [ 1, 2 ] }", "10", "1"], "stdout", result)
+    expect_in_order(result.out, ["{ a: 1 }", "{ b: [ 1, 2 ] }", "10", "1", "{ c: 3 }",
+                                 "{ d: 4, e: 5 }", "{}"], "stdout", result)
+    if "Uncaught" in result.err:
+        raise Failure("an error was reported\n" + show(result))
 
 
 def pipe_exception_continues(hostloop: str) -> None:

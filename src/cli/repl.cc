@@ -576,6 +576,10 @@ bool Repl::Evaluate(const std::string& source) {
   const std::size_t first = source.find_first_not_of(" \t\r\n");
   const std::size_t last = source.find_last_not_of(" \t\r\n");
   bool evaluated = false;
+  // Whether the input in parentheses stopped early: `{` alone on a line
+  // starts an object literal that goes on (pasted JSON), even though as a
+  // block its next line (`"a": 1`) is an error.
+  bool wrapped_incomplete = false;
   if (first != std::string::npos && source[first] == '{' && source[last] != ';') {
     v8::TryCatch try_catch(isolate);
     const std::string wrapped = "(" + source.substr(first, last - first + 1) + ")";
@@ -589,6 +593,15 @@ bool Repl::Evaluate(const std::string& source) {
       TakeInterruption();
       return true;
     }
+    if (!evaluated) {
+      // Incomplete in parentheses: an error at the closing parenthesis
+      // added here, or at the end.
+      v8::Local<v8::Message> message = try_catch.Message();
+      wrapped_incomplete =
+          IsIncomplete(wrapped, try_catch.Exception(), message) ||
+          (!message.IsEmpty() && IsIncomplete(wrapped.substr(0, wrapped.size() - 1),
+                                              try_catch.Exception(), message));
+    }
   }
   if (!evaluated) {
     v8::TryCatch try_catch(isolate);
@@ -601,7 +614,7 @@ bool Repl::Evaluate(const std::string& source) {
       // error at the end of the input means it goes on on the next line.
       if (try_catch.HasTerminated()) return true;
       v8::Local<v8::Message> message = try_catch.Message();
-      if (IsIncomplete(source, try_catch.Exception(), message)) {
+      if (wrapped_incomplete || IsIncomplete(source, try_catch.Exception(), message)) {
         return false;  // incomplete: wait for more lines
       }
       PrintException(try_catch.Exception(), message);
