@@ -90,7 +90,18 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     }
     // Behind the messages this worker posted before it (J4: "post the
     // result, then fail" must not lose or overtake the result).
-    auto notice = std::make_unique<runtime::SerializedMessage>();
+    std::unique_ptr<runtime::SerializedMessage> notice;
+    if (report.primitive) {
+      // (Serializing a primitive runs no script and cannot fail.)
+      v8::TryCatch try_catch(runtime_->isolate());
+      notice = runtime::Serialize(runtime_, error, v8::Undefined(runtime_->isolate()));
+    }
+    if (!notice) {
+      // A symbol cannot be serialized: reported by its description.
+      if (report.primitive) report.non_error_object = true;
+      report.primitive = false;
+      notice = std::make_unique<runtime::SerializedMessage>();
+    }
     notice->attach().notice = std::make_shared<const ErrorReport>(std::move(report));
     PostToParent(std::move(notice));
     return true;
@@ -158,9 +169,14 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
       // Not an Error (no stack, no message): what it is, as V8 names it.
       if (report.stack.empty() && report.error_message.empty()) {
         report.error_message = NoScriptString(context, error);
+        report.non_error_object = true;
       }
     } else if (!error->IsObject()) {
       report.error_message = NoScriptString(context, error);
+      report.primitive = true;
+    } else {
+      report.error_message = NoScriptString(context, error);  // a Proxy
+      report.non_error_object = true;
     }
     if (report.message.empty()) report.message = "Uncaught " + NoScriptString(context, error);
     return report;
@@ -414,14 +430,14 @@ void WorkerHost::Deliver(runtime::SerializedMessage& message) {
     // Only the worker sends notices on this queue: its uncaught errors.
     auto report =
         std::static_pointer_cast<const ErrorReport>(std::move(message.attachments->notice));
-    OnError(*report);
+    OnError(*report, message);
     return;
   }
   v8::HandleScope scope(parent_->isolate());
   runtime::DispatchMessageEvent(parent_, object_.Get(parent_->isolate()), message);
 }
 
-void WorkerHost::OnError(const ErrorReport& report) {
+void WorkerHost::OnError(const ErrorReport& report, runtime::SerializedMessage& notice) {
   if (terminated_ || parent_->stopping()) return;
   v8::Isolate* isolate = parent_->isolate();
   v8::HandleScope scope(isolate);
@@ -438,16 +454,36 @@ void WorkerHost::OnError(const ErrorReport& report) {
   }
   // Not canceled at the Worker object: the parent reports it as its own
   // (its global `error` event with the worker's message and location, then
-  // stderr and the policy).
-  v8::Local<v8::Value> error = v8::Exception::Error(V8String(isolate, report.error_message));
+  // stderr and the policy). A thrown primitive is reported as itself
+  // (`Uncaught 'text'`, as on the main thread), not as an Error.
+  if (report.primitive) {
+    v8::Local<v8::Value> value;
+    v8::TryCatch try_catch(isolate);
+    if (runtime::Deserialize(parent_, notice, nullptr).ToLocal(&value)) {
+      parent_->ReportExceptionAt(value, report.message, report.filename, report.lineno,
+                                 report.colno);
+      return;
+    }
+  }
+  // Of the worker error's own type where V8 makes one (a TypeError was
+  // reported as "Error [TypeError]").
+  v8::Local<v8::String> text = V8String(isolate, report.error_message);
+  v8::Local<v8::Value> error = report.name == "TypeError"        ? v8::Exception::TypeError(text)
+                               : report.name == "RangeError"     ? v8::Exception::RangeError(text)
+                               : report.name == "SyntaxError"    ? v8::Exception::SyntaxError(text)
+                               : report.name == "ReferenceError" ? v8::Exception::ReferenceError(text)
+                                                                 : v8::Exception::Error(text);
   v8::Local<v8::Object> object = error.As<v8::Object>();
-  if (!report.name.empty() && report.name != "Error") {
+  if (!report.name.empty() && report.name != "Error" && report.name != "TypeError" &&
+      report.name != "RangeError" && report.name != "SyntaxError" &&
+      report.name != "ReferenceError") {
     object->Set(context, V8Symbol(isolate, "name"), V8String(isolate, report.name))
         .FromMaybe(false);
   }
-  std::string stack = report.stack.empty() ? (report.name.empty() ? "Error" : report.name) + ": " +
-                                                 report.error_message
-                                           : report.stack;
+  std::string stack = !report.stack.empty()  ? report.stack
+                      : report.non_error_object ? report.error_message
+                                                : (report.name.empty() ? "Error" : report.name) +
+                                                      ": " + report.error_message;
   if (!report.filename.empty() && stack.find("\n    at ") == std::string::npos) {
     stack += "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
              std::to_string(report.colno);

@@ -49,6 +49,12 @@ struct ErrorReport : runtime::ErrorLocation {
   std::string name;          // the error's own name and message, to rebuild it
   std::string error_message;
   std::string stack;
+  // A primitive was thrown (`throw "text"`): the notice carrying this report
+  // holds it, serialized, and the parent reports that same value.
+  bool primitive = false;
+  // An object that is not an Error was thrown: `error_message` is what V8
+  // calls it without running script ("#<Object>"), reported as is.
+  bool non_error_object = false;
 };
 
 // State both threads touch.
@@ -74,7 +80,7 @@ class WorkerHost final : public runtime::PortReceiver {
   void Terminate();
 
   // From the worker thread, on the parent's home thread:
-  void OnError(const ErrorReport& report);
+  void OnError(const ErrorReport& report, runtime::SerializedMessage& notice);
   void OnLoadFailed(const ErrorReport& report);
   void OnExited();
   // Once the worker's last messages are delivered, forgets the worker
