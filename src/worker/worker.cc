@@ -498,6 +498,15 @@ void WorkerHost::OnLoadFailed(const ErrorReport& report) {
   // the parent goes on. The reason goes to stderr for the developer.
   if (terminated_ || parent_->stopping()) return;
   std::string reason = report.error_message.empty() ? report.message : report.error_message;
+  if (!report.name.empty() && report.name != "Error" && !report.error_message.empty()) {
+    reason = report.name + ": " + reason;
+  }
+  // Where, when the error has a place (a syntax error deep in the worker's
+  // module graph names the module and line, not just the token).
+  if (!report.filename.empty() && report.lineno > 0) {
+    reason += "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
+              std::to_string(report.colno);
+  }
   parent_->Print("hostloop: a worker's script could not be loaded: " + reason + "\n", 2);
   v8::Isolate* isolate = parent_->isolate();
   v8::HandleScope scope(isolate);
