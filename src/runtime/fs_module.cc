@@ -13,7 +13,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/native_module.h"
@@ -35,8 +37,10 @@ struct FsResult {
   // readFile of more than it can return: the size seen (fstat's, or what
   // was read when the file kept growing); error is 0.
   std::size_t too_large = 0;
-  // readdir
+  // readdir (sorted by bytes, as node's); with file types, each entry's
+  // DT_* type beside it
   std::vector<std::string> names;
+  std::vector<unsigned char> types;
   // stat
   struct stat info {};
   // mkdir: the first directory created
@@ -52,6 +56,7 @@ struct FsResult {
         size(other.size),
         too_large(other.too_large),
         names(std::move(other.names)),
+        types(std::move(other.types)),
         info(other.info),
         created(std::move(other.created)) {}
   FsResult& operator=(FsResult&&) = delete;
@@ -154,11 +159,11 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
 }
 
 FsResult WriteFileJob(const std::string& path, const Payload& payload, bool append,
-                      bool exclusive) {
+                      bool exclusive, mode_t mode) {
   FsResult result;
   int flags =
       O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (exclusive ? O_EXCL : 0);
-  int fd = ::open(path.c_str(), flags, 0666);
+  int fd = ::open(path.c_str(), flags, mode);
   if (fd < 0) return std::move(result.Fail("open", errno, path));
   const char* data = payload.data();
   std::size_t left = payload.size();
@@ -178,18 +183,39 @@ FsResult WriteFileJob(const std::string& path, const Payload& payload, bool appe
   return result;
 }
 
-FsResult ReaddirJob(const std::string& path) {
+FsResult ReaddirJob(const std::string& path, bool with_types) {
   FsResult result;
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) return std::move(result.Fail("scandir", errno, path));
+  std::vector<std::pair<std::string, unsigned char>> entries;
   errno = 0;
   while (dirent* entry = ::readdir(dir)) {
     if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
-    result.names.emplace_back(entry->d_name);
+    unsigned char type = entry->d_type;
+    if (with_types && type == DT_UNKNOWN) {
+      // (Some file systems do not say: ask.)
+      struct stat info;
+      if (::fstatat(::dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0) {
+        type = S_ISREG(info.st_mode)   ? DT_REG
+               : S_ISDIR(info.st_mode) ? DT_DIR
+               : S_ISLNK(info.st_mode) ? DT_LNK
+                                       : DT_UNKNOWN;
+      }
+    }
+    entries.emplace_back(entry->d_name, type);
+    errno = 0;
   }
   int error = errno;
   ::closedir(dir);
   if (error != 0) return std::move(result.Fail("scandir", error, path));
+  // In byte order, as node's readdir (libuv sorts with strcmp): the order
+  // readdir(3) gives depends on the file system and its history.
+  std::sort(entries.begin(), entries.end());
+  result.names.reserve(entries.size());
+  for (auto& [name, type] : entries) {
+    result.names.push_back(std::move(name));
+    if (with_types) result.types.push_back(type);
+  }
   return result;
 }
 
@@ -199,34 +225,59 @@ FsResult StatJob(const std::string& path) {
   return result;
 }
 
-FsResult MkdirJob(const std::string& path, bool recursive) {
+// Whether `path` names a directory (following links).
+bool IsDirectory(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+// mkdir -p: creates `path` and its missing parents (recording the first
+// directory created); 0 or an errno. Tries the path itself first, so an
+// existing or nearly existing tree costs a syscall or two, not two per
+// component from the root.
+int MakeDirectories(const std::string& path, mode_t mode, std::string* created) {
+  if (::mkdir(path.c_str(), mode) == 0) {
+    *created = path;
+    return 0;
+  }
+  int error = errno;
+  if (error == EEXIST) return IsDirectory(path) ? 0 : EEXIST;
+  if (error != ENOENT) return error;
+  // A parent is missing: make it, then this.
+  std::size_t end = path.find_last_not_of('/');
+  std::size_t slash = end == std::string::npos ? std::string::npos : path.rfind('/', end);
+  if (slash == std::string::npos) return ENOENT;
+  std::size_t parent_end = path.find_last_not_of('/', slash);
+  if (parent_end == std::string::npos) return ENOENT;  // "/x" with no "/": cannot be
+  error = MakeDirectories(path.substr(0, parent_end + 1), mode, created);
+  if (error != 0) return error;
+  if (::mkdir(path.c_str(), mode) == 0) {
+    if (created->empty()) *created = path;
+    return 0;
+  }
+  error = errno;
+  if (error == EEXIST && IsDirectory(path)) return 0;  // made meanwhile
+  return error;
+}
+
+FsResult MkdirJob(const std::string& path, bool recursive, mode_t mode) {
   FsResult result;
   if (!recursive) {
-    if (::mkdir(path.c_str(), 0777) < 0) return std::move(result.Fail("mkdir", errno, path));
+    if (::mkdir(path.c_str(), mode) < 0) return std::move(result.Fail("mkdir", errno, path));
     return result;
   }
-  // Each missing component in turn; existing directories are fine. (As
-  // node: an empty path is ENOENT, a file in the way is ENOTDIR, and a
-  // file at the path itself is EEXIST.)
+  // As node: an empty path is ENOENT, a file in the way is ENOTDIR, and a
+  // file at the path itself is EEXIST.
   if (path.empty()) return std::move(result.Fail("mkdir", ENOENT, path));
-  std::string prefix;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    prefix = path.substr(0, slash);
-    start = slash + 1;
-    if (prefix.empty()) continue;
-    if (::mkdir(prefix.c_str(), 0777) == 0) {
-      if (result.created.empty()) result.created = prefix;
-      continue;
-    }
-    int error = errno;
-    struct stat info;
-    if (error == EEXIST && ::stat(prefix.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) continue;
-    const bool last = slash == path.size();  // ("file/" is ENOTDIR, as in node)
-    return std::move(result.Fail("mkdir", error == EEXIST && !last ? ENOTDIR : error, path));
+  std::string created;
+  int error = MakeDirectories(path, mode, &created);
+  if (error != 0) {
+    // A file in the way of "file/x" is the kernel's ENOTDIR; "file/" is
+    // ENOTDIR too (the kernel says EEXIST).
+    if (error == EEXIST && path.back() == '/') error = ENOTDIR;
+    return std::move(result.Fail("mkdir", error, path));
   }
+  result.created = std::move(created);
   return result;
 }
 
@@ -384,6 +435,22 @@ void Reject(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value
   info.GetReturnValue().Set(resolver->GetPromise());
 }
 
+// `signal`'s abort reason (undefined while not aborted) in `*reason`; false
+// with the exception in `*reason` when `signal` is not an AbortSignal.
+bool AbortReason(Runtime* runtime, v8::Local<v8::Value> signal, v8::Local<v8::Value>* reason) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::TryCatch try_catch(isolate);
+  v8::Local<v8::Function> reason_of;
+  v8::Local<v8::Value> argv[] = {signal};
+  if (runtime->InternalFunction("abortReasonOf").ToLocal(&reason_of) &&
+      reason_of->Call(runtime->context(), v8::Undefined(isolate), 1, argv).ToLocal(reason)) {
+    return true;
+  }
+  *reason = try_catch.HasCaught() ? try_catch.Exception() : v8::Undefined(isolate).As<v8::Value>();
+  if (try_catch.HasTerminated()) try_catch.ReThrow();
+  return false;
+}
+
 // `name` is the argument's name in messages (node's: "path", "oldPath"...).
 bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, std::string* path,
                   const char* name = "path") {
@@ -455,6 +522,50 @@ bool OptionText(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::V
   return true;
 }
 
+// The `mode` option (permission bits of a file or directory created): a
+// number, or an octal string as node takes it; `fallback` when absent.
+// Anything else rejects the call's promise with a TypeError (false).
+bool ModeOption(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value> value,
+                mode_t fallback, mode_t* mode) {
+  *mode = fallback;
+  if (value->IsUndefined()) return true;
+  v8::Isolate* isolate = info.GetIsolate();
+  if (value->IsNumber()) {
+    const double number = value.As<v8::Number>()->Value();
+    if (number >= 0 && number <= 4294967295.0 && number == static_cast<double>(static_cast<uint32_t>(number))) {
+      *mode = static_cast<mode_t>(static_cast<uint32_t>(number) & 07777);
+      return true;
+    }
+  } else if (value->IsString()) {
+    const std::string text = StdString(isolate, value);
+    if (!text.empty() && text.size() <= 11 && text.find_first_not_of("01234567") == std::string::npos) {
+      *mode = static_cast<mode_t>(std::strtoul(text.c_str(), nullptr, 8) & 07777);
+      return true;
+    }
+  }
+  Reject(info, v8::Exception::TypeError(V8String(
+                   isolate, "The \"mode\" option must be a 32-bit unsigned integer or an octal string")));
+  return false;
+}
+
+// The `signal` option of the options argument at `index`: an AbortSignal
+// that is already aborted rejects the call's promise with its reason, and
+// nothing is done (false); so does a value that is not an AbortSignal (a
+// TypeError). `*signal` is the signal (undefined when none).
+bool SignalOption(const v8::FunctionCallbackInfo<v8::Value>& info, int index,
+                  v8::Local<v8::Value>* signal) {
+  if (!Option(info, index, "signal", signal)) return false;
+  if ((*signal)->IsUndefined()) return true;
+  v8::Local<v8::Value> reason;
+  if (!AbortReason(RuntimeOf(info), *signal, &reason)) {
+    Reject(info, reason);
+    return false;
+  }
+  if (reason->IsUndefined()) return true;
+  Reject(info, reason);
+  return false;
+}
+
 // The `encoding` option: none (`*text` false) or utf8 in any spelling
 // (`*text` true); any other name rejects with a TypeError that says what
 // the call supports.
@@ -498,10 +609,18 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
   v8::Local<v8::Value> encoding;
+  v8::Local<v8::Value> signal;
   bool text = false;
   if (!CheckOptionsArgument(info, 1) || !Option(info, 1, "encoding", &encoding) ||
-      !Utf8Encoding(info, encoding, "reads bytes or utf8", &text)) {
+      !Utf8Encoding(info, encoding, "reads bytes or utf8", &text) ||
+      !SignalOption(info, 1, &signal)) {
     return;
+  }
+  // A signal aborted while the file is read rejects with its reason when
+  // the read is done (what was read is dropped).
+  std::shared_ptr<v8::Global<v8::Value>> watched;
+  if (!signal->IsUndefined()) {
+    watched = std::make_shared<v8::Global<v8::Value>>(info.GetIsolate(), signal);
   }
   // The most a readFile can return: bytes, a Uint8Array's longest length;
   // text, the UTF-8 of V8's longest string (at most 3 bytes a UTF-16 unit;
@@ -511,10 +630,18 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
       text ? static_cast<std::size_t>(v8::String::kMaxLength) : v8::TypedArray::kMaxLength;
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path = std::move(path), limit] { return ReadFileJob(path, limit); },
-      [text, limit](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
-        if (RejectIfFailed(runtime, resolver, result)) return;
+      [text, limit, watched](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver,
+                             FsResult& result) {
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
+        if (watched) {
+          v8::Local<v8::Value> reason;
+          if (AbortReason(runtime, watched->Get(isolate), &reason) && !reason->IsUndefined()) {
+            resolver->Reject(context, reason).FromMaybe(false);
+            return;
+          }
+        }
+        if (RejectIfFailed(runtime, resolver, result)) return;
         auto reject_too_large = [&](std::size_t size) {
           // node's ERR_FS_FILE_TOO_LARGE, a RangeError.
           v8::Local<v8::Object> error =
@@ -596,10 +723,16 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Value> encoding;
   v8::Local<v8::Value> flag;
+  v8::Local<v8::Value> mode_option;
+  v8::Local<v8::Value> signal;
   bool text;
+  mode_t mode;
+  // (A signal is looked at before the write starts; a write once started is
+  // finished, never left half-done.)
   if (!CheckOptionsArgument(info, 2) || !Option(info, 2, "encoding", &encoding) ||
-      !Option(info, 2, "flag", &flag) ||
-      !Utf8Encoding(info, encoding, "writes bytes, and strings as utf8", &text)) {
+      !Option(info, 2, "flag", &flag) || !Option(info, 2, "mode", &mode_option) ||
+      !Utf8Encoding(info, encoding, "writes bytes, and strings as utf8", &text) ||
+      !ModeOption(info, mode_option, 0666, &mode) || !SignalOption(info, 2, &signal)) {
     return;
   }
   bool exclusive = false;
@@ -618,8 +751,8 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
   }
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info),
-      [path = std::move(path), payload = std::move(payload), append, exclusive] {
-        return WriteFileJob(path, payload, append, exclusive);
+      [path = std::move(path), payload = std::move(payload), append, exclusive, mode] {
+        return WriteFileJob(path, payload, append, exclusive, mode);
       },
       SettleVoid));
 }
@@ -627,27 +760,69 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
 void WriteFile(const v8::FunctionCallbackInfo<v8::Value>& info) { WriteOrAppend(info, false); }
 void AppendFile(const v8::FunctionCallbackInfo<v8::Value>& info) { WriteOrAppend(info, true); }
 
+// readdir(path[, 'utf8' | { encoding, withFileTypes }]) -> names, in byte
+// order; with withFileTypes, entries { name, parentPath, isFile,
+// isDirectory, isSymbolicLink } (booleans, as stat's).
 void Readdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Value> encoding;
+  v8::Local<v8::Value> types_option;
+  v8::Local<v8::Value> recursive_option;
+  bool text;
+  if (!CheckOptionsArgument(info, 1) || !Option(info, 1, "encoding", &encoding) ||
+      !Option(info, 1, "withFileTypes", &types_option) ||
+      !Option(info, 1, "recursive", &recursive_option) ||
+      !Utf8Encoding(info, encoding, "lists names as utf8 strings", &text)) {
+    return;
+  }
+  if (recursive_option->BooleanValue(isolate)) {
+    Reject(info, v8::Exception::TypeError(V8String(
+                     isolate, "Unsupported option 'recursive' (hostloop:fs readdir lists one directory)")));
+    return;
+  }
+  const bool with_types = types_option->BooleanValue(isolate);
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path = std::move(path)] { return ReaddirJob(path); },
-      [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
+      RuntimeOf(info), [path, with_types] { return ReaddirJob(path, with_types); },
+      [path, with_types](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver,
+                         FsResult& result) {
         if (RejectIfFailed(runtime, resolver, result)) return;
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
-        v8::Local<v8::Array> names = v8::Array::New(isolate, static_cast<int>(result.names.size()));
+        v8::Local<v8::Array> list = v8::Array::New(isolate, static_cast<int>(result.names.size()));
+        v8::Local<v8::String> parent = V8String(isolate, path);
         for (std::size_t i = 0; i < result.names.size(); ++i) {
-          names->Set(context, static_cast<uint32_t>(i), V8String(isolate, result.names[i]))
-              .FromMaybe(false);
+          v8::Local<v8::Value> item = V8String(isolate, result.names[i]);
+          if (with_types) {
+            v8::Local<v8::Object> entry = v8::Object::New(isolate);
+            auto set = [&](const char* key, v8::Local<v8::Value> value) {
+              entry->CreateDataProperty(context, V8Symbol(isolate, key), value).FromMaybe(false);
+            };
+            const unsigned char type = result.types[i];
+            set("name", item);
+            set("parentPath", parent);
+            set("isFile", v8::Boolean::New(isolate, type == DT_REG));
+            set("isDirectory", v8::Boolean::New(isolate, type == DT_DIR));
+            set("isSymbolicLink", v8::Boolean::New(isolate, type == DT_LNK));
+            item = entry;
+          }
+          list->Set(context, static_cast<uint32_t>(i), item).FromMaybe(false);
         }
-        resolver->Resolve(context, names).FromMaybe(false);
+        resolver->Resolve(context, list).FromMaybe(false);
       }));
 }
 
 void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
+  v8::Local<v8::Value> bigint_option;
+  if (!CheckOptionsArgument(info, 1) || !Option(info, 1, "bigint", &bigint_option)) return;
+  if (bigint_option->BooleanValue(info.GetIsolate())) {
+    Reject(info, v8::Exception::TypeError(V8String(
+                     info.GetIsolate(), "Unsupported option 'bigint' (hostloop:fs stat gives numbers)")));
+    return;
+  }
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path = std::move(path)] { return StatJob(path); },
       [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
@@ -681,12 +856,28 @@ void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
 void Mkdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
-  v8::Local<v8::Value> recursive_option;
-  if (!Option(info, 1, "recursive", &recursive_option)) return;
+  // mkdir(path[, mode | { recursive, mode }]), as node takes it.
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Value> recursive_option = v8::Undefined(isolate);
+  v8::Local<v8::Value> mode_option = v8::Undefined(isolate);
+  if (info.Length() > 1 && (info[1]->IsNumber() || info[1]->IsString())) {
+    mode_option = info[1];
+  } else if (info.Length() > 1 && !info[1]->IsUndefined() && !info[1]->IsNull() &&
+             !info[1]->IsObject()) {
+    Reject(info, v8::Exception::TypeError(V8String(
+                     isolate, "The \"options\" argument must be a mode or an object")));
+    return;
+  } else if (!Option(info, 1, "recursive", &recursive_option) ||
+             !Option(info, 1, "mode", &mode_option)) {
+    return;
+  }
+  mode_t mode;
+  if (!ModeOption(info, mode_option, 0777, &mode)) return;
   // (A dictionary's boolean: ToBoolean, as deno and WebIDL read it.)
-  bool recursive = recursive_option->BooleanValue(info.GetIsolate());
+  bool recursive = recursive_option->BooleanValue(isolate);
   info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path = std::move(path), recursive] { return MkdirJob(path, recursive); },
+      RuntimeOf(info),
+      [path = std::move(path), recursive, mode] { return MkdirJob(path, recursive, mode); },
       [recursive](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
@@ -705,6 +896,11 @@ void Rm(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!PathArgument(info, 0, &path)) return;
   v8::Local<v8::Value> recursive_option;
   v8::Local<v8::Value> force_option;
+  if (info.Length() > 1 && !info[1]->IsUndefined() && !info[1]->IsNull() && !info[1]->IsObject()) {
+    Reject(info, v8::Exception::TypeError(
+                     V8String(info.GetIsolate(), "The \"options\" argument must be an object")));
+    return;
+  }
   if (!Option(info, 1, "recursive", &recursive_option) ||
       !Option(info, 1, "force", &force_option)) {
     return;

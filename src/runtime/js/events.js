@@ -2237,6 +2237,15 @@ internals.newPrivateSlot = newPrivateSlot;
 internals.isEvent = (value) => peekEventState(value) !== undefined;
 internals.isDOMException = (value) => peekDOMExceptionState(value) !== undefined;
 internals.isAbortSignal = (value) => signalSlot.peek(value) !== undefined;
+// internals.abortReasonOf(signal): for an API's `signal` option: undefined
+// when there is no signal or it is not aborted, else its reason; a value
+// that is not an AbortSignal is a TypeError.
+internals.abortReasonOf = (signal) => {
+  if (signal === undefined) return undefined;
+  const state = signalSlot.peek(signal);
+  if (state === undefined) throw new TypeError('The "signal" option must be an AbortSignal');
+  return state.reason;
+};
 // internals.hasEventListeners(target, type) -> boolean (event handlers included).
 internals.hasEventListeners = (target, type) => {
   const state = targetSlot.peek(target);
