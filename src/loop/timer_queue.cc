@@ -146,6 +146,7 @@ void TimerQueue::Compact() {
   // moved into the free set whole; otherwise each cancelled node's slot is
   // freed on the way.
   const bool scan_bitmap = cancelled_bits_.size() <= cancelled_ * 4;
+  const std::size_t freed_before = free_slots_.size();
   std::size_t kept = 0;
   for (const Node& node : heap_) {
     if (!IsCancelled(node.slot)) {
@@ -161,6 +162,7 @@ void TimerQueue::Compact() {
       cancelled_bits_[word] = 0;
     }
   }
+  DCHECK(free_slots_.size() - freed_before == cancelled_);
   heap_.truncate(kept);
   cancelled_ = 0;
   for (std::size_t i = heap_.size() / kArity + 1; i-- > 0;) {
