@@ -1,6 +1,7 @@
 #include "loop/looper.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "base/check.h"
@@ -79,6 +80,9 @@ Looper::Looper(const base::TickClock* clock, EpollPoller poller,
       max_scheduled_(max_scheduled) {
   tls_current_looper = this;
   created_at_ = Now();
+  // A foreign loop may poll BackendFd() before its first Step(): armed, a
+  // cross-thread post turns it readable.
+  HandWaitToForeignLoop();
 }
 
 const LooperStats& Looper::stats() {
@@ -368,6 +372,8 @@ Looper::RunResult Looper::Run() {
     if (!RunPass(PassMode::kMayBlock)) break;
   }
   running_ = false;
+  // The backend fd works for a foreign loop from here, as after a Step().
+  HandWaitToForeignLoop();
   return result;
 }
 
@@ -406,7 +412,10 @@ void Looper::HandWaitToForeignLoop() {
   remote_->waker_.set_sleep(EventfdWaker::Sleep::kEpoll);
   remote_->waker_.Arm();
   TakeInbox();
-  poller_.ArmDeadline(NextDeadline());
+  // (A Wake() the waker did not signal: the fd is readable at once.)
+  poller_.ArmDeadline(remote_->wake_requested_.load(std::memory_order_seq_cst)
+                          ? std::optional<TimePoint>(Now())
+                          : NextDeadline());
   handed_to_foreign_loop_ = true;
 }
 
@@ -452,9 +461,12 @@ bool Looper::RunPass(PassMode mode) {
                                         : EventfdWaker::Sleep::kEpoll);
   remote_->waker_.Arm();
   TakeInbox();
+  // A Wake() that came while this pass ran (after a consumer looked, say)
+  // found the waker disarmed: one more pass instead of a sleep (L8).
+  const bool woken = remote_->wake_requested_.exchange(false, std::memory_order_seq_cst);
   std::optional<TimePoint> deadline = NextDeadline();
   std::optional<Duration> timeout;
-  if (mode != PassMode::kMayBlock || remote_->quit_.load(std::memory_order_relaxed)) {
+  if (mode != PassMode::kMayBlock || woken || remote_->quit_.load(std::memory_order_relaxed)) {
     timeout = Duration::zero();
   } else if (!KeepsAlive()) {
     // Only weak entries (if any) remain: nothing can produce more work.
@@ -632,7 +644,10 @@ bool Looper::HasDueWork(TimePoint now) {
 
 std::optional<Duration> Looper::NextTimeout() {
   CheckHomeThread();
-  if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return Duration::zero();
+  if (remote_->inbox_nonempty_.load(std::memory_order_acquire) ||
+      remote_->wake_requested_.load(std::memory_order_seq_cst)) {
+    return Duration::zero();
+  }
   std::optional<TimePoint> deadline = NextDeadline();
   if (!deadline) return std::nullopt;
   return TimeUntil(*deadline, Now());
@@ -641,7 +656,7 @@ std::optional<Duration> Looper::NextTimeout() {
 int64_t Looper::NextTimeoutMs() {
   std::optional<Duration> timeout = NextTimeout();
   if (!timeout) return -1;
-  return base::CeilMilliseconds(*timeout);
+  return std::min<int64_t>(base::CeilMilliseconds(*timeout), std::numeric_limits<int>::max());
 }
 
 void Looper::SleepOnFutex(std::optional<Duration> timeout) {

@@ -79,8 +79,14 @@ class LooperRemote {
   // that outruns it for good is told so (the queue would grow until its
   // slots ran out).
   bool Post(Task task, Duration delay = Duration::zero());
-  // Thread-safe. Wakes the home thread if it sleeps (coalesced, L6).
-  void Wake() { waker_.Wake(); }
+  // Thread-safe. Wakes the home thread if it sleeps (coalesced, L6). A
+  // Wake() while the home thread is awake is not lost either: the pass
+  // running then is followed by another one before the loop sleeps (a
+  // consumer that looked before the producer's data arrived looks again).
+  void Wake() {
+    wake_requested_.store(true, std::memory_order_seq_cst);
+    waker_.Wake();
+  }
   // Thread-safe. Makes the Looper's Run() return after the current entry
   // (no-op once the Looper is gone).
   void Quit() {
@@ -91,6 +97,9 @@ class LooperRemote {
 
  private:
   friend class Looper;
+  // Set by Wake(); the home thread takes it after arming the waker, so a
+  // Wake() it did not see as a signal is seen here.
+  std::atomic<bool> wake_requested_{false};
   struct InboxEntry {
     TimePoint due;
     uint64_t sequence;
@@ -268,9 +277,13 @@ class Looper {
   void Quit();
 
   // The epoll fd: poll it for readability to learn that Step() has work.
+  // Armed from the start and again when Run() returns, so a foreign loop
+  // may poll it before its first Step().
   int BackendFd() const { return poller_.fd(); }
-  // Home thread. Time until work is due, rounded up to whole ms for poll():
-  // 0 = due now, -1 = nothing scheduled.
+  // Home thread. Time until work is due, rounded up to whole ms for poll()
+  // and capped at INT_MAX ms (~24.8 days: poll() takes an int, and a
+  // truncated far deadline made it spin): 0 = due now, -1 = nothing
+  // scheduled.
   int64_t NextTimeoutMs();
   // The same with ns precision; nullopt = nothing scheduled.
   std::optional<Duration> NextTimeout();

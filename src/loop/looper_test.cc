@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -176,7 +177,86 @@ TEST(Looper, L3AHugeDelayWaitsInsteadOfOverflowingIntoThePast) {
   looper->RunUntilIdle();
   EXPECT_FALSE(home_ran);
   EXPECT_FALSE(remote_ran);
-  EXPECT_GT(looper->NextTimeoutMs(), int64_t{24} * 3600 * 1000 * 365);
+  EXPECT_GT(*looper->NextTimeout(), std::chrono::hours(24 * 365));
+  // For poll(), which takes an int: capped, never truncated into a short
+  // wait (2^32 + 3 ms became 3 ms, and a foreign loop spun).
+  EXPECT_EQ(looper->NextTimeoutMs(), std::numeric_limits<int>::max());
+  looper->PostDelayed([] {}, std::chrono::milliseconds((int64_t{1} << 32) + 3));
+  EXPECT_EQ(looper->NextTimeoutMs(), std::numeric_limits<int>::max());
+}
+
+// L8 for consumers: a producer that makes data available and calls Wake()
+// while the loop is awake (after the consumer looked, before the loop armed
+// its waker) must not be lost: the loop slept until an unrelated event, or
+// for good. Here the data and the Wake() come from another thread during the
+// consumer's own call, so the consumer looked before they existed; nothing
+// else is scheduled, so a lost wakeup leaves Run() asleep until the
+// watchdog (10 s, a bound that only a lost wakeup reaches) quits it.
+TEST(Looper, L8AWakeWhileTheLoopIsAwakeIsNotLost) {
+  auto looper = MakeLooper();
+  std::mutex mutex;
+  int available = 0;
+  int consumed = 0;
+  bool produced = false;
+  std::atomic<bool> watchdog_fired{false};
+  Looper::ConsumerId id = 0;
+  id = looper->AddConsumer(
+      [&] {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          consumed += available;
+          available = 0;
+        }
+        if (consumed == 1) {
+          looper->RemoveConsumer(id);
+          return;
+        }
+        if (!produced) {
+          produced = true;
+          std::thread([&] {
+            {
+              std::lock_guard<std::mutex> lock(mutex);
+              available = 1;
+            }
+            looper->Wake();
+          }).join();
+        }
+      },
+      Liveness::kKeepsAlive);
+  auto remote = looper->remote();
+  std::promise<void> done;
+  std::thread watchdog([&, future = done.get_future()] {
+    if (future.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+      watchdog_fired = true;
+      remote->Quit();
+    }
+  });
+  looper->Run();
+  done.set_value();
+  watchdog.join();
+  EXPECT_EQ(consumed, 1);
+  EXPECT_FALSE(watchdog_fired) << "the Wake() was lost: the loop slept until the watchdog";
+}
+
+// L10: a foreign loop may poll BackendFd() before its first Step(), and
+// after a Run() returned: a cross-thread post turns it readable (it stayed
+// unreadable until the first Step()).
+TEST(Looper, L10TheBackendFdIsArmedBeforeTheFirstStepAndAfterRun) {
+  for (bool after_run : {false, true}) {
+    auto looper = MakeLooper();
+    if (after_run) {
+      looper->Post([] {});
+      EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+    }
+    std::thread([remote = looper->remote()] { remote->Post([] {}); }).join();
+    pollfd fd{looper->BackendFd(), POLLIN, 0};
+    EXPECT_EQ(poll(&fd, 1, 10000), 1) << (after_run ? "after Run()" : "before the first Step()");
+    EXPECT_EQ(looper->NextTimeoutMs(), 0);
+    bool ran = false;
+    looper->Post([&] { ran = true; });
+    looper->Step();
+    EXPECT_TRUE(ran);
+  }
 }
 
 TEST(Looper, L10WorkAddedBetweenStepsMakesTheBackendFdReadable) {
