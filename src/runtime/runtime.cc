@@ -1,5 +1,6 @@
 #include "runtime/runtime.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,11 +36,19 @@ namespace {
 thread_local v8::Isolate* tls_entered_isolate = nullptr;
 
 // Returns 0, or the errno that stopped the write (EPIPE: the reader is gone).
+// A non-blocking stdout (a file description shared with a parent or a
+// terminal that set O_NONBLOCK) is waited on until it takes the rest: on
+// EAGAIN most of a program's output was dropped, with exit code 0.
 int WriteAll(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        pollfd writable{fd, POLLOUT, 0};
+        if (::poll(&writable, 1, -1) < 0 && errno != EINTR) return errno;
+        continue;
+      }
       return errno;
     }
     data.remove_prefix(static_cast<std::size_t>(n));
