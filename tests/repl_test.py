@@ -357,8 +357,21 @@ def pipe_eof_during_await(hostloop: str) -> None:
     expect_in_order(result.out, ["'late value'", "'queued after it'"], "stdout", result)
 
 
+def check_sigint_death(result: Piped, what: str) -> None:
+    """The process ended as SIGINT ends one (the shell sees 130), without a
+    crash report: a session a SIGINT ended did not succeed (it exited 0)."""
+    if result.code is None:
+        raise Failure(f"{what} did not exit within the bound (killed)\n" + show(result))
+    for marker in CRASH_MARKERS:
+        if marker in result.err:
+            raise Failure(f"crash report on stderr: {marker!r}\n" + show(result))
+    if result.code != -signal.SIGINT:
+        raise Failure(f"{what}: expected death by SIGINT, got exit {result.code}\n" + show(result))
+
+
 def pipe_sigint_ends(hostloop: str) -> None:
-    """On piped input, SIGINT ends the session (repl.cc: non-interactive)."""
+    """On piped input, SIGINT ends the session (repl.cc: non-interactive),
+    and the process ends as SIGINT ends one (README: 128 + the signal)."""
     def interrupt(proc):
         deadline = time.monotonic() + WAIT_S
         # The first result shows the REPL is running (its SIGINT handler set).
@@ -369,7 +382,7 @@ def pipe_sigint_ends(hostloop: str) -> None:
 
     result = run_piped(hostloop, ["'ready'", "setTimeout(() => console.log('late'), 30000)"],
                        close_stdin=False, timeout=20, before_close=interrupt)
-    check_clean_exit(result, "the REPL after SIGINT")
+    check_sigint_death(result, "the REPL after SIGINT")
     if "late" in result.out:
         raise Failure("the timer fired\n" + show(result))
 
@@ -388,7 +401,7 @@ def pipe_sigint_during_evaluation_ends(hostloop: str) -> None:
     result = run_piped(hostloop, ["console.error('spin' + 'ning'); for (;;) {}", "console.log('after' + ' the loop')",
                                   "setTimeout(() => console.log('late'), 100)"],
                        close_stdin=False, timeout=20, before_close=interrupt)
-    check_clean_exit(result, "the REPL after SIGINT during an evaluation")
+    check_sigint_death(result, "the REPL after SIGINT during an evaluation")
     expect_in_order(result.err, [re.compile(r"^Uncaught Error: Script execution was interrupted by SIGINT$", re.M)],
                     "stderr", result)
     for unwanted in ("after the loop", "late"):
@@ -542,7 +555,7 @@ PIPE_CASES = [
     ("pipe: .exit with surrounding spaces", pipe_exit_with_spaces),
     ("pipe: EOF ends the session", pipe_eof_ends),
     ("pipe: EOF during a pending await: the result and queued lines still come", pipe_eof_during_await),
-    ("pipe: SIGINT ends a piped session", pipe_sigint_ends),
+    ("pipe: SIGINT ends a piped session (as SIGINT ends a process)", pipe_sigint_ends),
     ("pipe: SIGINT during an evaluation ends a piped session; later lines do not run",
      pipe_sigint_during_evaluation_ends),
     ("pipe: a second SIGINT ends a session whose timer never returns", pipe_second_sigint_ends_a_runaway_timer),

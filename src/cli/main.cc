@@ -107,6 +107,7 @@ int Main(int argc, char** argv) {
 
     if (options.trace_loop) looper.value()->set_trace_lag(true);
     if (repl) {
+      bool ended_by_sigint = false;
       {
         Repl session(runtime.get(), looper.value().get());
         if (!session.Start()) return Fail("cannot start the REPL", runtime::kExitUncaught);
@@ -117,6 +118,7 @@ int Main(int argc, char** argv) {
           } while (session.AbandonStuckAwait());
         }
         exit_code = runtime->exit_code();
+        ended_by_sigint = session.ended_by_sigint();
         if (options.trace_loop) PrintLoopTrace(looper.value()->stats());
         // The session ends here, while the runtime lives: when the runtime
         // stopped by itself (stdout closed by its reader), the session's
@@ -124,6 +126,13 @@ int Main(int argc, char** argv) {
       }
       runtime.reset();
       v8host::V8Process::Shutdown();
+      if (ended_by_sigint) {
+        // A piped session a SIGINT ended ends as SIGINT ends a process
+        // (the shell sees 130; it exited 0, as if it had succeeded).
+        ::signal(SIGINT, SIG_DFL);
+        ::raise(SIGINT);
+        return 128 + SIGINT;
+      }
       return exit_code;
     }
     std::string url;

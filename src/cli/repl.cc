@@ -393,6 +393,7 @@ void Repl::OnInterrupt() {
     return;
   }
   if (!interactive_) {
+    ended_by_sigint_ = true;
     Exit();
     return;
   }
@@ -673,7 +674,10 @@ bool Repl::TakeInterruption() {
     ++pending_await_;
   }
   runtime_->Print("Uncaught Error: Script execution was interrupted by SIGINT\n", 2);
-  if (!interactive_) Exit();
+  if (!interactive_) {
+    ended_by_sigint_ = true;
+    Exit();
+  }
   return true;
 }
 

@@ -48,6 +48,9 @@ class Repl {
   // went idle, reports it and resumes the session (then Run() again);
   // false when the session is over.
   bool AbandonStuckAwait();
+  // Whether a SIGINT ended the session (piped input): the process then ends
+  // as SIGINT ends it (128 + 2 to the shell), after cleaning up.
+  bool ended_by_sigint() const { return ended_by_sigint_; }
 
  private:
   static void OnReadlineLine(char* line);
@@ -84,6 +87,7 @@ class Repl {
   runtime::Runtime* const runtime_;
   loop::Looper* const looper_;
   bool interactive_ = false;
+  bool ended_by_sigint_ = false;
   loop::Looper::WatchId stdin_watch_ = 0;
   loop::Looper::WatchId signal_watch_ = 0;
   base::UniqueFd signal_read_;
