@@ -50,17 +50,37 @@ v8::Local<v8::Value> MakeLoadError(v8::Isolate* isolate, const std::string& mess
 }
 
 // The `type` of import assertions: a FixedArray of (key, value[, position]).
+// A key other than `type` is named in `*unknown_key` (HTML: a SyntaxError;
+// it was ignored).
 bool AssertedJson(v8::Local<v8::Context> context, v8::Local<v8::FixedArray> assertions, int stride,
-                  std::string* unsupported) {
+                  std::string* unsupported, std::string* unknown_key = nullptr) {
   v8::Isolate* isolate = context->GetIsolate();
   for (int i = 0; i + 1 < assertions->Length(); i += stride) {
     std::string key = StdString(isolate, assertions->Get(context, i).As<v8::Value>());
     std::string value = StdString(isolate, assertions->Get(context, i + 1).As<v8::Value>());
-    if (key != "type") continue;
+    if (key != "type") {
+      if (unknown_key != nullptr && unknown_key->empty()) *unknown_key = key;
+      continue;
+    }
     if (value == "json") return true;
     *unsupported = value;
   }
   return false;
+}
+
+// HTML HostLoadImportedModule: an import attribute other than `type` is a
+// SyntaxError (node 20: ERR_IMPORT_ATTRIBUTE_UNSUPPORTED).
+v8::Local<v8::Value> UnknownAttributeError(v8::Isolate* isolate, const std::string& key,
+                                           const std::string& specifier, const std::string& where) {
+  const std::string message = "Import attribute '" + key + "' of '" + specifier +
+                              "' is not supported (only 'type' is)";
+  v8::Local<v8::Value> error = v8::Exception::SyntaxError(V8String(isolate, message));
+  std::string stack = "SyntaxError: " + message;
+  if (!where.empty()) stack += "\n    at " + where;
+  error.As<v8::Object>()
+      ->Set(isolate->GetCurrentContext(), V8Symbol(isolate, "stack"), V8String(isolate, stack))
+      .FromMaybe(false);
+  return error;
 }
 
 bool EndsWith(const std::string& text, std::string_view suffix) {
@@ -109,22 +129,39 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 // write. When compiling fails at a `with` that follows the module specifier
 // of an import or export declaration, that one `with` becomes `assert` and
 // the module is compiled again; V8's error position guarantees it is real
-// syntax, never text in a string, comment or template. The whitespace before
-// `with` moves after `assert` (V8 allows no line break before `assert`), so
-// line numbers stay the same.
+// syntax, never text in a string, comment or template. The whitespace and
+// block comments before `with` move after `assert` (V8 allows no line break
+// before `assert`), so line numbers stay the same.
 bool RewriteImportAttributeAt(std::string* source, int position) {
   std::string& text = *source;
   if (position < 0) return false;
   std::size_t i = static_cast<std::size_t>(position);
   if (text.compare(i, 4, "with") != 0) return false;
   if (i + 4 < text.size() && IsIdentifierChar(text[i + 4])) return false;
-  // Backwards: whitespace, then the closing quote of the specifier string.
+  // Backwards: whitespace and block comments, then the closing quote of
+  // the specifier string.
   std::size_t j = i;
-  while (j > 0 && IsSpace(text[j - 1])) --j;
+  while (true) {
+    while (j > 0 && IsSpace(text[j - 1])) --j;
+    if (j < 4 || text.compare(j - 2, 2, "*/") != 0) break;
+    std::size_t comment = text.rfind("/*", j - 3);
+    if (comment == std::string::npos) return false;
+    j = comment;
+  }
   if (j < 2 || (text[j - 1] != '\'' && text[j - 1] != '"')) return false;
   char quote = text[j - 1];
-  std::size_t open = text.rfind(quote, j - 2);
-  if (open == std::string::npos || text.find('\n', open) < j - 1) return false;
+  // The opening quote: the nearest one before it that no backslash escapes
+  // ('./it\'s.json').
+  std::size_t open = j - 1;
+  while (true) {
+    if (open == 0) return false;
+    open = text.rfind(quote, open - 1);
+    if (open == std::string::npos) return false;
+    std::size_t backslashes = 0;
+    while (open > backslashes && text[open - 1 - backslashes] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) break;
+  }
+  if (text.find('\n', open) < j - 1) return false;
   std::size_t k = open;
   while (k > 0 && IsSpace(text[k - 1])) --k;
   auto keyword_before = [&](std::string_view word) {
@@ -132,8 +169,10 @@ bool RewriteImportAttributeAt(std::string* source, int position) {
            (k == word.size() || !IsIdentifierChar(text[k - word.size() - 1]));
   };
   if (!keyword_before("from") && !keyword_before("import")) return false;
-  std::string whitespace = text.substr(j, i - j);
-  text.replace(j, i + 4 - j, " assert" + whitespace);
+  // (What stood between the specifier and `with`, comments included, moves
+  // after `assert`.)
+  std::string between = text.substr(j, i - j);
+  text.replace(j, i + 4 - j, " assert" + between);
   return true;
 }
 
@@ -249,7 +288,13 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
       return {};
     }
     std::string unsupported;
-    bool json = AssertedJson(context, request->GetImportAssertions(), 3, &unsupported);
+    std::string unknown_key;
+    bool json = AssertedJson(context, request->GetImportAssertions(), 3, &unsupported, &unknown_key);
+    if (!unknown_key.empty()) {
+      record->dependencies_loaded = false;
+      isolate->ThrowException(UnknownAttributeError(isolate, unknown_key, specifier, where));
+      return {};
+    }
     if (!unsupported.empty()) {
       record->dependencies_loaded = false;
       isolate->ThrowException(MakeLoadError(
@@ -558,7 +603,13 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamically(
   if (!has_own_url(referrer)) referrer = CurrentDirectoryUrl();
   std::string spec = StdString(isolate, specifier);
   std::string unsupported;
-  bool json = AssertedJson(context, import_assertions, 2, &unsupported);
+  std::string unknown_key;
+  bool json = AssertedJson(context, import_assertions, 2, &unsupported, &unknown_key);
+  if (!unknown_key.empty()) {
+    resolver->Reject(context, UnknownAttributeError(isolate, unknown_key, spec, ""))
+        .FromMaybe(false);
+    return resolver->GetPromise();
+  }
   if (!unsupported.empty()) {
     resolver
         ->Reject(context, v8::Exception::TypeError(
