@@ -111,15 +111,37 @@ struct Runtime::Impl {
   bool reported_unsettled = false;
 
   // The runtime, for a call on its home thread: a call from any other
-  // thread is a clear CHECK failure, not a data race inside V8.
+  // thread is a clear CHECK failure, not a data race inside V8. Several
+  // runtimes may share the thread: the call is about this one, so its
+  // isolate is made current (for good: isolate() and context() hand it to
+  // the caller's own V8 code).
   runtime::Runtime& Home() const {
-    CHECK_MSG(runtime->looper()->IsHomeThread(),
-              "hostloop::Runtime used off its home thread (the thread that created it)");
-    // Several runtimes may share the thread: the call is about this one.
+    CheckHomeThread();
     runtime->MakeCurrent();
     return *runtime;
   }
+  void CheckHomeThread() const {
+    CHECK_MSG(runtime->looper()->IsHomeThread(),
+              "hostloop::Runtime used off its home thread (the thread that created it)");
+  }
 };
+
+namespace {
+
+// An API call that returns to its caller (a native function of another
+// runtime may be the one asking): the runtime's isolate is current during
+// the call, and the one that was current before is again afterwards.
+class Call {
+ public:
+  explicit Call(runtime::Runtime& runtime) : runtime_(runtime), scope_(runtime) {}
+  runtime::Runtime& home() { return runtime_; }
+
+ private:
+  runtime::Runtime& runtime_;
+  runtime::Runtime::CallScope scope_;
+};
+
+}  // namespace
 
 Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) { ++live_runtimes; }
 
@@ -129,13 +151,23 @@ Runtime::~Runtime() {
     // callback JS called), the runtime would free the isolate under the
     // frames still running in it: stop with a message instead of a crash
     // somewhere later.
-    v8::Isolate* isolate = impl_->Home().isolate();
-    v8::HandleScope scope(isolate);
-    CHECK_MSG(v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() == 0,
-              "hostloop::Runtime destroyed while its JavaScript runs (inside a native function "
-              "or a callback it calls): post the destruction to the Looper instead");
+    // (A native function V8 runs as a promise reaction has no JS frame
+    // under it: the runtime is then inside its microtask checkpoint.)
+    impl_->CheckHomeThread();
+    runtime::Runtime& home = *impl_->runtime;
+    // Whoever was current before (a native function of another runtime
+    // destroying this one) is current again afterwards.
+    runtime::Runtime::CallScope call(home);
+    v8::Isolate* isolate = home.isolate();
+    {
+      v8::HandleScope scope(isolate);
+      CHECK_MSG(!home.in_checkpoint() &&
+                    v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() == 0,
+                "hostloop::Runtime destroyed while its JavaScript runs (inside a native function "
+                "or a callback it calls): post the destruction to the Looper instead");
+    }
+    impl_.reset();
   }
-  impl_.reset();
   --live_runtimes;
 }
 
@@ -147,6 +179,14 @@ std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
                    ? "hostloop::Engine::Shutdown() has been called: no runtime can be created "
                      "after it"
                    : "hostloop::Engine::Initialize() has not been called";
+    }
+    return nullptr;
+  }
+  if (looper == nullptr || !looper->IsHomeThread()) {
+    if (error != nullptr) {
+      *error = looper == nullptr ? "Runtime::Create: no Looper given"
+                                 : "Runtime::Create: called off the Looper's home thread (the "
+                                   "thread that created it)";
     }
     return nullptr;
   }
@@ -182,13 +222,17 @@ bool RefuseIfStopped(runtime::Runtime& home, const char* what) {
 }  // namespace
 
 bool Runtime::RunModule(const std::string& path) {
-  runtime::Runtime& home = impl_->Home();
+  impl_->CheckHomeThread();
+  Call call(*impl_->runtime);
+  runtime::Runtime& home = call.home();
   if (RefuseIfStopped(home, "RunModule")) return false;
   return home.StartMainModule(runtime::PathToFileUrl(runtime::AbsolutePath(path)), std::nullopt);
 }
 
 bool Runtime::EvaluateModule(const std::string& code, const std::string& name) {
-  runtime::Runtime& home = impl_->Home();
+  impl_->CheckHomeThread();
+  Call call(*impl_->runtime);
+  runtime::Runtime& home = call.home();
   if (RefuseIfStopped(home, "EvaluateModule")) return false;
   std::string module_name = name;
   if (module_name.empty()) {
@@ -208,7 +252,9 @@ bool Runtime::EvaluateModule(const std::string& code, const std::string& name) {
 }
 
 int Runtime::exit_code() {
-  runtime::Runtime& home = impl_->Home();
+  impl_->CheckHomeThread();
+  Call call(*impl_->runtime);
+  runtime::Runtime& home = call.home();
   // Only an idle loop knows that a pending top-level await can never settle;
   // asking earlier neither decides it nor prints.
   if (home.main_state() == runtime::Runtime::MainState::kPending && !home.stopping() &&
@@ -220,9 +266,15 @@ int Runtime::exit_code() {
   return home.exit_code();
 }
 
-bool Runtime::stopped() const { return impl_->Home().stopping(); }
+bool Runtime::stopped() const {
+  impl_->CheckHomeThread();
+  return impl_->runtime->stopping();
+}
 
-RuntimeStopper Runtime::stopper() const { return RuntimeStopper(impl_->Home().remote_stop()); }
+RuntimeStopper Runtime::stopper() const {
+  impl_->CheckHomeThread();
+  return RuntimeStopper(impl_->runtime->remote_stop());
+}
 
 void RuntimeStopper::Stop(int exit_code) const { stop_->Request(exit_code); }
 
@@ -230,6 +282,10 @@ v8::Isolate* Runtime::isolate() const { return impl_->Home().isolate(); }
 
 v8::Local<v8::Context> Runtime::context() const { return impl_->Home().context(); }
 
-void Runtime::PerformMicrotaskCheckpoint() { impl_->Home().CheckpointUnlessNested(); }
+void Runtime::PerformMicrotaskCheckpoint() {
+  impl_->CheckHomeThread();
+  Call call(*impl_->runtime);
+  call.home().CheckpointUnlessNested();
+}
 
 }  // namespace hostloop

@@ -408,6 +408,75 @@ TEST(EmbedDeathTest, RuntimeDestroyedFromItsOwnNativeFunctionChecks) {
   EXPECT_EQ(runtime, nullptr);
 }
 
+// The same native function run by V8 as a promise reaction has no JS frame
+// under it: the check missed it, and the isolate was disposed in the middle
+// of the microtask checkpoint (a use-after-free, SEGV).
+TEST(EmbedDeathTest, RuntimeDestroyedFromANativePromiseReactionChecks) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  g_runtime_to_destroy = &runtime;
+  EXPECT_DEATH(
+      {
+        runtime->EvaluateModule(
+            "import { destroy } from 'hostloop:embed_test_destroy';"
+            "setTimeout(() => { Promise.resolve(1).then(destroy); }, 1);",
+            "destroy_reaction.mjs");
+        looper->Run();
+      },
+      "destroyed while its JavaScript runs");
+  g_runtime_to_destroy = nullptr;
+}
+
+// A native function of runtime A that calls runtime B's API (here B's
+// exit_code(), then a C++ exception in A) must find A's isolate current when
+// B's call returns: B's stayed current, and A's error was built in B's heap
+// (V8's fatal "Cannot create a handle without a HandleScope"). Destroying B
+// from A's native function, then failing in A, was a SIGSEGV.
+hostloop::Runtime* g_other_runtime = nullptr;
+std::unique_ptr<hostloop::Runtime>* g_other_to_destroy = nullptr;
+
+TEST(Embed, ANativeFunctionCallingAnotherRuntimeLeavesItsOwnIsolateCurrent) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> a = hostloop::Runtime::Create(looper.get());
+  std::unique_ptr<hostloop::Runtime> b = hostloop::Runtime::Create(looper.get());
+  g_other_runtime = b.get();
+  g_other_to_destroy = &b;
+  ASSERT_TRUE(a->EvaluateModule(
+      "import { peek, dropOther, fail } from 'hostloop:embed_test_cross';"
+      "const seen = [];"
+      "seen.push('B exit code ' + peek());"
+      "try { fail(); } catch (e) { seen.push('caught ' + e.message); }"
+      "dropOther();"
+      "try { fail(); } catch (e) { seen.push('caught ' + e.message); }"
+      "if (seen.join('|') !== 'B exit code 0|caught a native function threw: no widgets|caught a native function threw: no widgets') throw new Error(seen.join('|'));",
+      "cross.mjs"));
+  looper->Run();
+  EXPECT_EQ(a->exit_code(), 0);
+  EXPECT_EQ(b, nullptr);
+  g_other_runtime = nullptr;
+  g_other_to_destroy = nullptr;
+}
+
+TEST(Embed, CreateWithoutALooperIsRefusedWithAnError) {
+  std::string error;
+  EXPECT_EQ(hostloop::Runtime::Create(nullptr, {}, &error), nullptr);
+  EXPECT_NE(error.find("no Looper"), std::string::npos) << error;
+}
+
+// A module source longer than V8's longest string: EvaluateModule fails with
+// the error printed (it was V8's fatal "Empty MaybeLocal", exit 133).
+TEST(Embed, AModuleSourceLongerThanAV8StringIsRefused) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  std::string source = "//" + std::string(static_cast<std::size_t>(v8::String::kMaxLength), 'x');
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(runtime->EvaluateModule(source, "huge.mjs"));
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("too long"), std::string::npos) << "[" << err.substr(0, 300) << "]";
+  looper->Run();
+}
+
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   {
@@ -447,6 +516,19 @@ int main(int argc, char** argv) {
              g_runtime_to_destroy->reset();
              return std::string();
            }},
+      });
+  hostloop::DefineJsonModule(
+      "embed_test_cross",
+      {
+          {"peek",
+           [](const std::string&) { return std::to_string(g_other_runtime->exit_code()); }},
+          {"dropOther",
+           [](const std::string&) {
+             g_other_to_destroy->reset();
+             return std::string();
+           }},
+          {"fail",
+           [](const std::string&) -> std::string { throw std::runtime_error("no widgets"); }},
       });
   hostloop::DefineJsonModule(
       "embed_test_huge",

@@ -83,6 +83,15 @@ v8::Local<v8::Value> UnknownAttributeError(v8::Isolate* isolate, const std::stri
   return error;
 }
 
+// A module whose text V8 cannot hold as a string: a RangeError, not V8's
+// fatal error.
+void ThrowSourceTooLong(v8::Isolate* isolate, const std::string& url, std::size_t size) {
+  isolate->ThrowException(v8::Exception::RangeError(V8String(
+      isolate, "Module '" + url + "' is too long: " + std::to_string(size) +
+                   " bytes, more than V8's longest string (" +
+                   std::to_string(v8::String::kMaxLength) + ")")));
+}
+
 bool EndsWith(const std::string& text, std::string_view suffix) {
   std::size_t cut = text.find_first_of("?#");
   std::string_view path = std::string_view(text).substr(0, cut);
@@ -356,7 +365,13 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
     std::string reason;
     {
       v8::TryCatch try_catch(isolate);
-      if (!v8::JSON::Parse(context, V8String(isolate, text)).ToLocal(&value)) {
+      v8::Local<v8::String> json_text;
+      if (!MaybeV8String(isolate, text).ToLocal(&json_text)) {
+        ThrowSourceTooLong(isolate, url, text.size());
+        try_catch.ReThrow();
+        return {};
+      }
+      if (!v8::JSON::Parse(context, json_text).ToLocal(&value)) {
         reason = StdString(isolate, try_catch.Message()->Get());
         std::string prefix = "Uncaught SyntaxError: ";
         if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
@@ -393,7 +408,13 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
   // Each round fixes one `with` clause (RewriteImportAttributeAt).
   for (int round = 0;; ++round) {
     v8::TryCatch try_catch(isolate);
-    v8::ScriptCompiler::Source compiler_source(V8String(isolate, text), origin);
+    v8::Local<v8::String> source_text;
+    if (!MaybeV8String(isolate, text).ToLocal(&source_text)) {
+      ThrowSourceTooLong(isolate, url, text.size());
+      try_catch.ReThrow();  // (past this round's TryCatch)
+      return {};
+    }
+    v8::ScriptCompiler::Source compiler_source(source_text, origin);
     v8::Local<v8::Module> module;
     if (v8::ScriptCompiler::CompileModule(isolate, &compiler_source).ToLocal(&module))
       return module;

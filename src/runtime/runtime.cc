@@ -3,10 +3,12 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <utility>
+#include <vector>
 
 #include "base/check.h"
 #include "base/file_util.h"
@@ -34,6 +36,9 @@ namespace {
 // V8 10.2's v8::Exception::Error and friends use the thread's current
 // isolate, and one runtime's error built in another's heap was fatal).
 thread_local v8::Isolate* tls_entered_isolate = nullptr;
+// The isolates of this thread's live runtimes (CallScope restores only one
+// of these).
+thread_local std::vector<v8::Isolate*> tls_live_isolates;
 
 // Returns 0, or the errno that stopped the write (EPIPE: the reader is gone).
 // A non-blocking stdout (a file description shared with a parent or a
@@ -81,6 +86,7 @@ base::Result<void> Runtime::Initialize() {
   allocator_ = std::make_shared<v8host::ArrayBufferAllocator>();
   const v8::StartupData* snapshot = v8host::V8Process::snapshot();
   isolate_ = v8::Isolate::Allocate();
+  tls_live_isolates.push_back(isolate_);
   // Registered before Initialize: V8 asks for the foreground runner inside
   // it, and whatever it posts then waits in the unbound loop (L2).
   runtime_key_ = platform->RegisterIsolate(isolate_, event_loop_);
@@ -204,6 +210,7 @@ Runtime::~Runtime() {
   context_.Reset();
   MakeCurrent();
   tls_entered_isolate = nullptr;
+  std::erase(tls_live_isolates, isolate_);
   isolate_->Exit();
   isolate_->Dispose();
   // After Dispose, matched on our key: a new isolate at this address keeps
@@ -707,6 +714,21 @@ void Runtime::MakeCurrent() {
   if (tls_entered_isolate != nullptr) tls_entered_isolate->Exit();
   isolate_->Enter();
   tls_entered_isolate = isolate_;
+}
+
+Runtime::CallScope::CallScope(Runtime& runtime) : previous_(tls_entered_isolate) {
+  runtime.MakeCurrent();
+}
+
+Runtime::CallScope::~CallScope() {
+  if (previous_ == nullptr || previous_ == tls_entered_isolate) return;
+  if (std::find(tls_live_isolates.begin(), tls_live_isolates.end(), previous_) ==
+      tls_live_isolates.end()) {
+    return;  // disposed meanwhile
+  }
+  if (tls_entered_isolate != nullptr) tls_entered_isolate->Exit();
+  previous_->Enter();
+  tls_entered_isolate = previous_;
 }
 
 void Runtime::Checkpoint() {

@@ -276,6 +276,26 @@ class Runtime {
   // Every entry of this runtime, its checkpoint and every embedding-API
   // call does this first. Home thread.
   void MakeCurrent();
+  // Whether this runtime is running its microtasks now (a native function
+  // may be one of them, with no JS frame under it).
+  bool in_checkpoint() const { return in_checkpoint_; }
+
+  // For a call into this runtime from outside its own entries (the
+  // embedding API): makes it current for the scope, then makes current
+  // again the isolate that was (a native function of runtime A that asks
+  // runtime B something must find A's isolate current when it returns, or
+  // A's next error is built in B's heap, or in a disposed one). Nothing is
+  // restored when that isolate was disposed meanwhile. Home thread.
+  class CallScope {
+   public:
+    explicit CallScope(Runtime& runtime);
+    ~CallScope();
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+
+   private:
+    v8::Isolate* previous_;
+  };
 
   // Attaches native reactions to `promise` (both get `data` as
   // info.Data()), as promise.then would but without looking up

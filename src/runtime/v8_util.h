@@ -8,6 +8,14 @@
 
 namespace hostloop::runtime {
 
+// `text` as a V8 string, or empty when it is longer than V8's longest
+// string (for text from outside: sources, files).
+inline v8::MaybeLocal<v8::String> MaybeV8String(v8::Isolate* isolate, std::string_view text) {
+  if (text.size() > static_cast<std::size_t>(v8::String::kMaxLength)) return {};
+  return v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal,
+                                 static_cast<int>(text.size()));
+}
+
 inline v8::Local<v8::String> V8String(v8::Isolate* isolate, std::string_view text) {
   return v8::String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal,
                                  static_cast<int>(text.size()))
