@@ -207,7 +207,11 @@ class Looper {
   // ---- Ordered lane (L3) ------------------------------------------------
 
   // Thread-safe. Posts the application's message, due now or after `delay`.
-  // Returns false once the Looper is gone (only reachable through remote()).
+  // Returns false once the Looper is gone (only reachable through remote()),
+  // and for a post from the home thread while the queue holds
+  // Options::max_scheduled entries of that thread (its timers, delayed tasks
+  // and posts together), or for one from another thread while
+  // Options::max_queued_remote_posts wait.
   bool Post(Task task) { return PostDelayed(std::move(task), Duration::zero()); }
   bool PostDelayed(Task task, Duration delay);
 
