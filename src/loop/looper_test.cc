@@ -767,7 +767,9 @@ TEST(Looper, ConsumerIsPolledOncePerPassAndWokenByItsProducer) {
   std::mutex mutex;
   std::vector<int> produced;
   std::vector<int> consumed;
-  int polls = 0;
+  // (The loop may pass once more after the data arrived, while the test
+  // reads these: atomic, and `consumed` under the mutex.)
+  std::atomic<int> polls{0};
   LooperThread loop([](Looper*) {});
   std::promise<void> done;
   loop.RunOnLoop([&] {
@@ -795,8 +797,11 @@ TEST(Looper, ConsumerIsPolledOncePerPassAndWokenByItsProducer) {
   });
   producer.join();
   ASSERT_EQ(done.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
-  EXPECT_EQ(consumed, (std::vector<int>{1, 2, 3}));
-  EXPECT_LT(polls, 10);
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(consumed, (std::vector<int>{1, 2, 3}));
+  }
+  EXPECT_LT(polls.load(), 10);
 }
 
 // ---- L10: embedding ----------------------------------------------------------
