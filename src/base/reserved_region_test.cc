@@ -1,8 +1,6 @@
 #include "base/reserved_region.h"
-#include "base/smaps_test_util.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -11,6 +9,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "base/smaps_test_util.h"
 
 namespace hostloop::base {
 namespace {

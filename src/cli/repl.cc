@@ -600,8 +600,8 @@ bool Repl::Evaluate(const std::string& source) {
       v8::Local<v8::Message> message = try_catch.Message();
       wrapped_incomplete =
           IsIncomplete(wrapped, try_catch.Exception(), message) ||
-          (!message.IsEmpty() && IsIncomplete(wrapped.substr(0, wrapped.size() - 1),
-                                              try_catch.Exception(), message));
+          (!message.IsEmpty() &&
+           IsIncomplete(wrapped.substr(0, wrapped.size() - 1), try_catch.Exception(), message));
     }
   }
   if (!evaluated) {

@@ -449,7 +449,8 @@ TEST(Embed, ANativeFunctionCallingAnotherRuntimeLeavesItsOwnIsolateCurrent) {
       "try { fail(); } catch (e) { seen.push('caught ' + e.message); }"
       "dropOther();"
       "try { fail(); } catch (e) { seen.push('caught ' + e.message); }"
-      "if (seen.join('|') !== 'B exit code 0|caught a native function threw: no widgets|caught a native function threw: no widgets') throw new Error(seen.join('|'));",
+      "if (seen.join('|') !== 'B exit code 0|caught a native function threw: no widgets|caught a "
+      "native function threw: no widgets') throw new Error(seen.join('|'));",
       "cross.mjs"));
   looper->Run();
   EXPECT_EQ(a->exit_code(), 0);
@@ -520,8 +521,7 @@ int main(int argc, char** argv) {
   hostloop::DefineJsonModule(
       "embed_test_cross",
       {
-          {"peek",
-           [](const std::string&) { return std::to_string(g_other_runtime->exit_code()); }},
+          {"peek", [](const std::string&) { return std::to_string(g_other_runtime->exit_code()); }},
           {"dropOther",
            [](const std::string&) {
              g_other_to_destroy->reset();

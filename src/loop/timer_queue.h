@@ -250,7 +250,7 @@ class TimerQueue {
     }
 
    private:
-    PodArray<uint64_t> bits_{kCapacity / 64 + 1};      // bit i: slot i is free
+    PodArray<uint64_t> bits_{kCapacity / 64 + 1};       // bit i: slot i is free
     PodArray<uint64_t> summary_{kCapacity / 4096 + 1};  // bit w: bits_[w] != 0
     uint64_t top_[kCapacity / (4096 * 64) + 1] = {};    // bit g: summary_[g] != 0
     std::size_t count_ = 0;

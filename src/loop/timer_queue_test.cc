@@ -312,7 +312,8 @@ TEST(TimerQueue, AddTakesTheLowestFreeSlot) {
     // (An id's slot part counts from 1.)
     EXPECT_EQ(TimerQueue::SlotOf(id), static_cast<uint32_t>(early[k]) + 1) << k;
   }
-  EXPECT_EQ(TimerQueue::SlotOf(queue.Add(At(5), 1000001, [] {})), static_cast<uint32_t>(kCount) + 1);
+  EXPECT_EQ(TimerQueue::SlotOf(queue.Add(At(5), 1000001, [] {})),
+            static_cast<uint32_t>(kCount) + 1);
 }
 
 // CancelMany is Cancel for each id in order: it counts the pending ones,

@@ -158,8 +158,8 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
   return result;
 }
 
-FsResult WriteFileJob(const std::string& path, const Payload& payload, bool append,
-                      bool exclusive, mode_t mode) {
+FsResult WriteFileJob(const std::string& path, const Payload& payload, bool append, bool exclusive,
+                      mode_t mode) {
   FsResult result;
   int flags =
       O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (exclusive ? O_EXCL : 0);
@@ -532,19 +532,22 @@ bool ModeOption(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::V
   v8::Isolate* isolate = info.GetIsolate();
   if (value->IsNumber()) {
     const double number = value.As<v8::Number>()->Value();
-    if (number >= 0 && number <= 4294967295.0 && number == static_cast<double>(static_cast<uint32_t>(number))) {
+    if (number >= 0 && number <= 4294967295.0 &&
+        number == static_cast<double>(static_cast<uint32_t>(number))) {
       *mode = static_cast<mode_t>(static_cast<uint32_t>(number) & 07777);
       return true;
     }
   } else if (value->IsString()) {
     const std::string text = StdString(isolate, value);
-    if (!text.empty() && text.size() <= 11 && text.find_first_not_of("01234567") == std::string::npos) {
+    if (!text.empty() && text.size() <= 11 &&
+        text.find_first_not_of("01234567") == std::string::npos) {
       *mode = static_cast<mode_t>(std::strtoul(text.c_str(), nullptr, 8) & 07777);
       return true;
     }
   }
-  Reject(info, v8::Exception::TypeError(V8String(
-                   isolate, "The \"mode\" option must be a 32-bit unsigned integer or an octal string")));
+  Reject(info,
+         v8::Exception::TypeError(V8String(
+             isolate, "The \"mode\" option must be a 32-bit unsigned integer or an octal string")));
   return false;
 }
 
@@ -779,7 +782,8 @@ void Readdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
   if (recursive_option->BooleanValue(isolate)) {
     Reject(info, v8::Exception::TypeError(V8String(
-                     isolate, "Unsupported option 'recursive' (hostloop:fs readdir lists one directory)")));
+                     isolate,
+                     "Unsupported option 'recursive' (hostloop:fs readdir lists one directory)")));
     return;
   }
   const bool with_types = types_option->BooleanValue(isolate);
@@ -819,8 +823,9 @@ void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Local<v8::Value> bigint_option;
   if (!CheckOptionsArgument(info, 1) || !Option(info, 1, "bigint", &bigint_option)) return;
   if (bigint_option->BooleanValue(info.GetIsolate())) {
-    Reject(info, v8::Exception::TypeError(V8String(
-                     info.GetIsolate(), "Unsupported option 'bigint' (hostloop:fs stat gives numbers)")));
+    Reject(info,
+           v8::Exception::TypeError(V8String(
+               info.GetIsolate(), "Unsupported option 'bigint' (hostloop:fs stat gives numbers)")));
     return;
   }
   info.GetReturnValue().Set(RunAsync<FsResult>(
@@ -864,8 +869,8 @@ void Mkdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
     mode_option = info[1];
   } else if (info.Length() > 1 && !info[1]->IsUndefined() && !info[1]->IsNull() &&
              !info[1]->IsObject()) {
-    Reject(info, v8::Exception::TypeError(V8String(
-                     isolate, "The \"options\" argument must be a mode or an object")));
+    Reject(info, v8::Exception::TypeError(
+                     V8String(isolate, "The \"options\" argument must be a mode or an object")));
     return;
   } else if (!Option(info, 1, "recursive", &recursive_option) ||
              !Option(info, 1, "mode", &mode_option)) {

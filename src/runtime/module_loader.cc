@@ -72,8 +72,8 @@ bool AssertedJson(v8::Local<v8::Context> context, v8::Local<v8::FixedArray> asse
 // SyntaxError (node 20: ERR_IMPORT_ATTRIBUTE_UNSUPPORTED).
 v8::Local<v8::Value> UnknownAttributeError(v8::Isolate* isolate, const std::string& key,
                                            const std::string& specifier, const std::string& where) {
-  const std::string message = "Import attribute '" + key + "' of '" + specifier +
-                              "' is not supported (only 'type' is)";
+  const std::string message =
+      "Import attribute '" + key + "' of '" + specifier + "' is not supported (only 'type' is)";
   v8::Local<v8::Value> error = v8::Exception::SyntaxError(V8String(isolate, message));
   std::string stack = "SyntaxError: " + message;
   if (!where.empty()) stack += "\n    at " + where;
@@ -86,10 +86,10 @@ v8::Local<v8::Value> UnknownAttributeError(v8::Isolate* isolate, const std::stri
 // A module whose text V8 cannot hold as a string: a RangeError, not V8's
 // fatal error.
 void ThrowSourceTooLong(v8::Isolate* isolate, const std::string& url, std::size_t size) {
-  isolate->ThrowException(v8::Exception::RangeError(V8String(
-      isolate, "Module '" + url + "' is too long: " + std::to_string(size) +
-                   " bytes, more than V8's longest string (" +
-                   std::to_string(v8::String::kMaxLength) + ")")));
+  isolate->ThrowException(v8::Exception::RangeError(
+      V8String(isolate, "Module '" + url + "' is too long: " + std::to_string(size) +
+                            " bytes, more than V8's longest string (" +
+                            std::to_string(v8::String::kMaxLength) + ")")));
 }
 
 bool EndsWith(const std::string& text, std::string_view suffix) {
@@ -298,7 +298,8 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
     }
     std::string unsupported;
     std::string unknown_key;
-    bool json = AssertedJson(context, request->GetImportAssertions(), 3, &unsupported, &unknown_key);
+    bool json =
+        AssertedJson(context, request->GetImportAssertions(), 3, &unsupported, &unknown_key);
     if (!unknown_key.empty()) {
       record->dependencies_loaded = false;
       isolate->ThrowException(UnknownAttributeError(isolate, unknown_key, specifier, where));

@@ -268,8 +268,8 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
       // HTML: close() detaches the port, and a detached port is not
       // transferable (it would arrive dead, its messages lost).
       if (handle->core()->closed()) {
-        ThrowDataCloneError(isolate,
-                            V8String(isolate, "A MessagePort is closed and could not be transferred."));
+        ThrowDataCloneError(
+            isolate, V8String(isolate, "A MessagePort is closed and could not be transferred."));
         return false;
       }
       ports->push_back(port);

@@ -468,11 +468,12 @@ void WorkerHost::OnError(const ErrorReport& report, runtime::SerializedMessage& 
   // Of the worker error's own type where V8 makes one (a TypeError was
   // reported as "Error [TypeError]").
   v8::Local<v8::String> text = V8String(isolate, report.error_message);
-  v8::Local<v8::Value> error = report.name == "TypeError"        ? v8::Exception::TypeError(text)
-                               : report.name == "RangeError"     ? v8::Exception::RangeError(text)
-                               : report.name == "SyntaxError"    ? v8::Exception::SyntaxError(text)
-                               : report.name == "ReferenceError" ? v8::Exception::ReferenceError(text)
-                                                                 : v8::Exception::Error(text);
+  v8::Local<v8::Value> error = report.name == "TypeError"     ? v8::Exception::TypeError(text)
+                               : report.name == "RangeError"  ? v8::Exception::RangeError(text)
+                               : report.name == "SyntaxError" ? v8::Exception::SyntaxError(text)
+                               : report.name == "ReferenceError"
+                                   ? v8::Exception::ReferenceError(text)
+                                   : v8::Exception::Error(text);
   v8::Local<v8::Object> object = error.As<v8::Object>();
   if (!report.name.empty() && report.name != "Error" && report.name != "TypeError" &&
       report.name != "RangeError" && report.name != "SyntaxError" &&
@@ -480,7 +481,7 @@ void WorkerHost::OnError(const ErrorReport& report, runtime::SerializedMessage& 
     object->Set(context, V8Symbol(isolate, "name"), V8String(isolate, report.name))
         .FromMaybe(false);
   }
-  std::string stack = !report.stack.empty()  ? report.stack
+  std::string stack = !report.stack.empty()     ? report.stack
                       : report.non_error_object ? report.error_message
                                                 : (report.name.empty() ? "Error" : report.name) +
                                                       ": " + report.error_message;
