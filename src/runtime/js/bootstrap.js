@@ -211,8 +211,17 @@ internals.realmStarted = function realmStarted() {
   // without Promise.prototype.then, which looks up Promise[Symbol.species]:
   // a program may replace it (with a getter that throws, even), and the
   // runtime's own bookkeeping must neither run its code nor fail with it.
-  // `await` takes a native promise's result directly.
-  const whenSettled = async (promise, onFulfilled, onRejected) => {
+  // `await` takes a native promise's result directly; it reads the
+  // promise's `constructor` first (PromiseResolve), so for the call the
+  // promise gets an own data property that answers it: a getter a program
+  // put on Promise.prototype.constructor is not run (it ended waitAsync's
+  // liveness, or rejected a valid WebAssembly.compile, when it threw). The
+  // property is gone before any other code runs.
+  const ObjectDefineProperty = Object.defineProperty;
+  const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const ObjectIsExtensible = Object.isExtensible;
+  const PromiseCtor = Promise;
+  const settle = async (promise, onFulfilled, onRejected) => {
     let value;
     try {
       value = await promise;
@@ -222,9 +231,24 @@ internals.realmStarted = function realmStarted() {
     }
     onFulfilled(value);
   };
+  const whenSettled = (promise, onFulfilled, onRejected) => {
+    if (ObjectGetOwnPropertyDescriptor(promise, 'constructor') !== undefined ||
+        !ObjectIsExtensible(promise)) {
+      settle(promise, onFulfilled, onRejected);
+      return;
+    }
+    ObjectDefineProperty(promise, 'constructor',
+      { __proto__: null, value: PromiseCtor, writable: true, configurable: true });
+    try {
+      settle(promise, onFulfilled, onRejected);
+    } finally {
+      delete promise.constructor;
+    }
+  };
   internals.whenSettled = whenSettled;
 
-  const originalWaitAsync = Atomics.waitAsync;
+  // (--v8-flags=--no-harmony-atomics removes Atomics.)
+  const originalWaitAsync = typeof Atomics === 'object' ? Atomics.waitAsync : undefined;
   if (typeof originalWaitAsync === 'function') {
     const ReflectApply = Reflect.apply;
     const release = () => host.unrefLoop();
@@ -260,19 +284,32 @@ internals.realmStarted = function realmStarted() {
       const original = WebAssembly[name];
       if (typeof original !== 'function') continue;
       const methods = {
-        // (An async function, not promise.then: no Promise[Symbol.species].)
-        // Its promise is what the caller gets, so a rejection the caller
-        // ignores is still reported as unhandled (J5).
-        async [name](...args) {
+        // V8's promise is watched with whenSettled (no program code runs:
+        // neither Promise[Symbol.species] nor a constructor getter), and
+        // the caller gets a promise of ours settled the same way, so a
+        // rejection the caller ignores is still reported as unhandled (J5).
+        [name](...args) {
+          let resolve;
+          let reject;
+          const outer = new PromiseCtor((res, rej) => { resolve = res; reject = rej; });
+          if (reject === undefined) return outer;  // (a stack overflow: rejected with it)
           const promise = ReflectApply(original, WebAssembly, args);
           host.refLoop();
           try {
-            return await promise;
-          } finally {
+            whenSettled(promise, (value) => {
+              host.unrefLoop();
+              resolve(value);
+            }, (reason) => {
+              host.unrefLoop();
+              reject(reason);
+            });
+          } catch (error) {
             // (Called directly: at the stack limit, one more frame than
             // refLoop's could fail and keep the runtime alive for good.)
             host.unrefLoop();
+            throw error;
           }
+          return outer;
         },
       };
       Object.defineProperty(methods[name], 'length', { value: original.length });
