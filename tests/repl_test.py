@@ -238,6 +238,19 @@ def pipe_incomplete_inputs(hostloop: str) -> None:
                     "stderr", result)
 
 
+def pipe_complete_lines_with_errors(hostloop: str) -> None:
+    """A complete line with a syntax error is reported at once, even when V8
+    names an error that can also mean "unfinished" (it asked for another
+    line and swallowed it into the failed input): a call with a bad argument
+    list, and "/*" inside a string followed by a bad token."""
+    result = run_piped(hostloop, ["console.log(1 2)", "'after ' + 1", "\"/*\" @", "'after ' + 2"])
+    check_clean_exit(result)
+    expect_in_order(result.out, ["'after 1'", "'after 2'"], "stdout", result)
+    expect_in_order(result.err, [re.compile(r"^Uncaught SyntaxError: missing \) after argument list$", re.M),
+                                 re.compile(r"^Uncaught SyntaxError: Invalid or unexpected token$", re.M)],
+                    "stderr", result)
+
+
 def pipe_await_that_never_settles(hostloop: str) -> None:
     """An input awaiting a promise nothing can settle: once the loop is idle
     the REPL says so and goes on with the next lines (it ended at once,
@@ -548,6 +561,8 @@ PIPE_CASES = [
     ("pipe: an unhandled rejection from the last input is reported before EOF ends it", pipe_rejection_before_eof),
     ("pipe: inputs left open continue; too deep or wrong inputs are errors at once", pipe_incomplete_inputs),
     ("pipe: an await nothing can settle is reported and the next lines run", pipe_await_that_never_settles),
+    ("pipe: complete lines with syntax errors are reported at once, not continued",
+     pipe_complete_lines_with_errors),
     ("pipe: `{a: 1}` is an object literal, `{ stmt }` a block", pipe_object_literal_input),
     ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
     ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
@@ -581,11 +596,11 @@ class Tmux:
     socket = f"hostloop-repl-test-{os.getpid()}"
     counter = 0
 
-    def __init__(self, hostloop: str, cwd: str):
+    def __init__(self, hostloop: str, cwd: str, command: str = ""):
         Tmux.counter += 1
         self.name = f"repl{Tmux.counter}"
         self.cwd = cwd
-        command = f"{shlex.quote(hostloop)}; echo EXITED rc=$?; sleep 30"
+        command = command or f"{shlex.quote(hostloop)}; echo EXITED rc=$?; sleep 30"
         self.tmux("new-session", "-d", "-s", self.name, "-x", "120", "-y", "40", "-c", cwd, command)
         self.log = []  # screens captured at the checkpoints, for failure messages
 
@@ -1006,6 +1021,69 @@ def tmux_long_lines(session: Tmux) -> None:
     session.wait_prompt(what="a new prompt after the result")
 
 
+def tmux_output_while_typing_a_wrapped_line(session: Tmux) -> None:
+    """Output while the typed line wraps (120 columns, 150 characters typed):
+    the prompt and every row of the line are cleared before the output and
+    drawn once after it, wherever the cursor is. Only the cursor's row was
+    cleared: each tick left another copy of the line's first row, and with
+    the cursor on the first row the second row mixed into the output
+    ("Bxxxx...")."""
+    session.type("let n = 0; const ticker = setInterval(() => console.log('TICK', ++n, 'A\\nB'), 400)")
+    session.keys("Enter")
+    session.wait_prompt(what="the prompt after starting the interval")
+    typed = "'" + "x" * 150 + "'"
+    session.type(typed)
+    session.wait_line(r"TICK 2 A", "two ticks while the wrapped line waits")
+    session.keys("C-a")  # the cursor on the line's first row
+    screen = session.wait_line(r"TICK 4 A", "two more ticks with the cursor on the first row")
+    lines = screen.splitlines()
+    first_rows = [l for l in lines if l.startswith("> 'xxx")]
+    if len(first_rows) != 1:
+        raise Failure(f"the wrapped line's first row is on the screen {len(first_rows)} times\n" + screen)
+    if any(l != "B" and l.startswith("B") for l in lines):
+        raise Failure("the line's second row mixed into the output\n" + screen)
+    CAPTURES.append(("output while a wrapped line waits", screen))
+    # Ctrl-C with the cursor on the first row: the whole typed line stays
+    # above the new prompt (the prompt was drawn over its second row).
+    session.keys("C-c")
+    session.type("clearInterval(ticker); 'stopped'")
+    session.keys("Enter")
+    screen = session.wait_line(r"'stopped'", "the line typed after Ctrl-C")
+    lines = screen.splitlines()
+    tail = "x" * 31 + "'"  # the typed line's second row (150 + 3 = 153 columns: 33 on row two)
+    if not any(l.endswith(tail) and not l.startswith(">") for l in lines):
+        raise Failure("the typed line's second row was overwritten after Ctrl-C\n" + screen)
+    if any(l.startswith("> clearInterval") and l.endswith("'") and "x" in l for l in lines):
+        raise Failure("the new prompt was drawn over the old line\n" + screen)
+
+
+def tmux_fatal_error_restores_the_terminal(hostloop: str) -> None:
+    """V8's fatal out-of-memory error (SIGTRAP) in a timer, while the prompt
+    waits in libedit's character mode, ends the session: the terminal gets
+    its modes back (echo, line mode), as before the REPL started. It was
+    left without echo for whatever ran next (a shell that does not reset the
+    terminal, sh here)."""
+    cwd = tempfile.mkdtemp(prefix="hostloop-repl-")
+    inner = (f"stty -g > before; {shlex.quote(hostloop)} --v8-flags=--max-old-space-size=16; "
+             f"echo EXITED rc=$?; stty -g > after; cmp -s before after && echo MODES SAME || "
+             f"echo MODES DIFFER")
+    command = f"sh -c {shlex.quote(inner)}; sleep 30"
+    session = Tmux(hostloop, cwd, command)
+    try:
+        session.wait_for(lambda s: "Welcome to hostloop" in s and last_line(s) == ">", "the banner and the first prompt")
+        session.type("setTimeout(() => { const a = []; for (;;) a.push(new Array(1e5).fill(1.5)); }, 300)")
+        session.keys("Enter")
+        screen = session.wait_for(lambda s: "MODES" in s, "the REPL's end and the terminal check",
+                                  timeout=WAIT_S * 4)
+        if not re.search(r"^EXITED rc=133$", screen, re.M):
+            raise Failure("expected exit 133 (V8's fatal error)\n" + screen)
+        if "MODES SAME" not in screen:
+            raise Failure("the terminal's modes differ from before the REPL\n" + screen)
+    finally:
+        session.kill()
+        shutil.rmtree(cwd, ignore_errors=True)
+
+
 def tmux_no_blocking_editor_commands(session: Tmux) -> None:
     """libedit commands that read more keys with a blocking read() of their
     own are unbound, so the loop never stalls at the prompt: Tab inserts a
@@ -1053,6 +1131,14 @@ TMUX_CASES = [
     ("tmux: a resize and a stop/continue leave a working prompt", tmux_resize_and_continue),
     ("tmux: no editor command stalls the loop (Tab inserts a tab, Ctrl-R does not search)",
      tmux_no_blocking_editor_commands),
+    ("tmux: output while a wrapped line waits clears every row; Ctrl-C keeps the line",
+     tmux_output_while_typing_a_wrapped_line),
+]
+
+# tmux cases that start their own session (a shell command around hostloop).
+TMUX_OWN_SESSION_CASES = [
+    ("tmux: V8's fatal error gives the terminal its modes back (exit 133)",
+     tmux_fatal_error_restores_the_terminal),
 ]
 
 
@@ -1078,15 +1164,16 @@ def main() -> int:
         return 2
     hostloop = os.path.abspath(sys.argv[1])
     filters = sys.argv[2:]
-    selected = [(name, fn, kind) for kind, cases in (("pipe", PIPE_CASES), ("tmux", TMUX_CASES))
+    selected = [(name, fn, kind) for kind, cases in (("pipe", PIPE_CASES), ("tmux", TMUX_CASES),
+                                                     ("tmux-own", TMUX_OWN_SESSION_CASES))
                 for name, fn in cases if not filters or any(f in name for f in filters)]
     have_tmux = shutil.which("tmux") is not None
-    if not have_tmux and any(kind == "tmux" for _, _, kind in selected):
+    if not have_tmux and any(kind != "pipe" for _, _, kind in selected):
         print("note: tmux is not installed; the interactive (tmux) cases are skipped")
-        selected = [case for case in selected if case[2] != "tmux"]
+        selected = [case for case in selected if case[2] == "pipe"]
     failed = []
     try:
-        if any(kind == "tmux" for _, _, kind in selected):
+        if any(kind != "pipe" for _, _, kind in selected):
             Tmux.start_server()
         for name, function, kind in selected:
             try:

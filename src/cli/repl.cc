@@ -64,6 +64,17 @@ std::mutex g_terminate_mutex;
 std::atomic<int> g_unread_interrupts{0};
 bool g_saved_terminal = false;
 struct termios g_terminal_modes;
+// stdin's flags before the session made it non-blocking (-1: unchanged).
+std::atomic<int> g_restore_stdin_flags{-1};
+
+// Gives the terminal back as it was: its modes (libedit's character mode
+// off, echo on) and stdin's blocking mode, which the file description
+// shares with whatever runs next. Async-signal-safe (tcsetattr, fcntl).
+void RestoreTerminal() {
+  if (g_saved_terminal) ::tcsetattr(0, TCSANOW, &g_terminal_modes);
+  const int flags = g_restore_stdin_flags.load(std::memory_order_relaxed);
+  if (flags >= 0) ::fcntl(0, F_SETFL, flags);
+}
 
 void OnSigint(int) {
   int saved = errno;
@@ -72,11 +83,62 @@ void OnSigint(int) {
   if (g_evaluating.load(std::memory_order_relaxed)) {
     ::sem_post(&g_sigint_semaphore);
   } else if (g_unread_interrupts.fetch_add(1) >= 1) {
-    if (g_saved_terminal) ::tcsetattr(0, TCSANOW, &g_terminal_modes);
+    RestoreTerminal();
     ::signal(SIGINT, SIG_DFL);
     ::raise(SIGINT);
   }
   errno = saved;
+}
+
+// The terminal rows the prompt and the line being typed take: the row of
+// the cursor and the last one, counted from the prompt's (0). Characters
+// count one column each (libedit's positions are characters), so a line of
+// wide characters is underestimated.
+struct InputRows {
+  int cursor = 0;
+  int last = 0;
+};
+InputRows CurrentInputRows() {
+  int rows = 0;
+  int columns = 0;
+  rl_get_screen_size(&rows, &columns);
+  if (columns <= 0) return {};
+  const int prompt = rl_prompt != nullptr ? static_cast<int>(std::strlen(rl_prompt)) : 0;
+  return {(prompt + std::max(rl_point, 0)) / columns, (prompt + std::max(rl_end, 0)) / columns};
+}
+
+// The signals that end the process with the session open: V8's fatal
+// errors (out of memory: SIGTRAP), crashes, and SIGTERM/SIGHUP/SIGQUIT.
+// Each gives the terminal back first (it was left without echo, and stdin
+// non-blocking for the next program), then is handled as before the
+// session (ends the process, or reaches a sanitizer's handler).
+constexpr int kFatalSignals[] = {SIGTRAP, SIGABRT, SIGILL,  SIGBUS, SIGFPE,
+                                 SIGSEGV, SIGTERM, SIGHUP, SIGQUIT};
+
+// The actions the handlers replaced (a sanitizer's, or the default), given
+// back before the signal is raised again: the crash report still comes.
+struct sigaction g_previous_actions[sizeof kFatalSignals / sizeof kFatalSignals[0]];
+
+void OnFatalSignal(int signal_number) {
+  RestoreTerminal();
+  for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+    if (kFatalSignals[i] == signal_number) ::sigaction(signal_number, &g_previous_actions[i], nullptr);
+  }
+  ::raise(signal_number);
+}
+
+void SetFatalSignalHandlers(bool install) {
+  for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+    if (!install) {
+      ::sigaction(kFatalSignals[i], &g_previous_actions[i], nullptr);
+      continue;
+    }
+    struct sigaction action {};
+    action.sa_handler = OnFatalSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_NODEFER;
+    ::sigaction(kFatalSignals[i], &action, &g_previous_actions[i]);
+  }
 }
 
 // SIGWINCH (the terminal was resized) and SIGCONT (back from Ctrl-Z): a byte
@@ -223,11 +285,17 @@ bool Repl::Start() {
     rl_callback_handler_install("> ", OnReadlineLine);
     at_prompt_ = true;
     // Output from timers and other tasks while the prompt waits: clear the
-    // prompt line, write, and draw the prompt (and what was typed) again.
+    // prompt and what was typed (every row of it when it wraps: only the
+    // cursor's row was cleared, and the others stayed on the screen, or
+    // mixed into the output), write, and draw them again.
     runtime_->set_output_hook([this](bool before) {
       if (!at_prompt_ || exited_) return;
       if (before) {
-        (void)!::write(1, "\r\x1b[K", 4);
+        std::string clear = "\r";
+        const InputRows rows = CurrentInputRows();
+        if (rows.cursor > 0) clear += "\x1b[" + std::to_string(rows.cursor) + "A";
+        clear += "\x1b[J";
+        (void)!::write(1, clear.data(), clear.size());
       } else {
         rl_forced_update_display();
       }
@@ -240,8 +308,11 @@ bool Repl::Start() {
     int flags = ::fcntl(0, F_GETFL);
     if (flags >= 0 && !(flags & O_NONBLOCK) && ::fcntl(0, F_SETFL, flags | O_NONBLOCK) == 0) {
       restore_stdin_flags_ = flags;
+      g_restore_stdin_flags.store(flags);
     }
   }
+  fatal_signal_handlers_ = g_saved_terminal || restore_stdin_flags_ >= 0;
+  if (fatal_signal_handlers_) SetFatalSignalHandlers(true);
   auto watch = looper_->WatchFd(0, EPOLLIN, [this](uint32_t) { OnStdinReadable(); });
   if (!watch.ok()) {
     if (watch.error().code != EPERM) {
@@ -406,6 +477,11 @@ void Repl::OnInterrupt() {
   bool has_input = !buffer_.empty() || rl_end > 0;
   if (has_input) {
     buffer_.clear();
+    // Below the last row of what was typed, which stays on the screen (the
+    // cursor may be on an earlier row of a wrapped line: the new prompt was
+    // drawn over the rest).
+    const InputRows rows = CurrentInputRows();
+    if (rows.last > rows.cursor) std::printf("\x1b[%dB", rows.last - rows.cursor);
     std::printf("\n");
     interrupted_once_ = false;
   } else if (interrupted_once_) {
@@ -553,13 +629,19 @@ bool Repl::IsIncomplete(const std::string& source, v8::Local<v8::Value> exceptio
   // The rest only when the error is on the last line.
   const int lines = 1 + static_cast<int>(std::count(source.begin(), source.begin() + end, '\n'));
   if (message->GetLineNumber(context).FromMaybe(0) != lines) return false;
+  // ... and at the input's last token: `console.log(1 2)` is complete, and
+  // an error (it asked for another line, and took it into the failed input).
+  const bool at_last_token = static_cast<std::size_t>(message->GetEndPosition()) >= end;
   if (says("missing ) after argument list") || says("Missing catch or finally after try"))
-    return true;
+    return at_last_token;
   if (says("Invalid or unexpected token")) {
+    // An unterminated block comment (the error is where it opens, not a
+    // "/*" inside a string), or a line continued with a backslash.
     const std::size_t open = source.rfind("/*");
-    const bool open_comment =
-        open != std::string::npos && source.find("*/", open + 2) == std::string::npos;
-    return open_comment || (end > 0 && source[end - 1] == '\\');
+    const bool open_comment = open != std::string::npos &&
+                              source.find("*/", open + 2) == std::string::npos &&
+                              static_cast<std::size_t>(message->GetStartPosition()) == open;
+    return open_comment || (at_last_token && end > 0 && source[end - 1] == '\\');
   }
   return false;
 }
@@ -769,6 +851,8 @@ void Repl::Exit() {
   stdin_watch_ = signal_watch_ = 0;
   if (interactive_) rl_callback_handler_remove();
   if (restore_stdin_flags_ >= 0) ::fcntl(0, F_SETFL, std::exchange(restore_stdin_flags_, -1));
+  g_restore_stdin_flags.store(-1);
+  if (std::exchange(fatal_signal_handlers_, false)) SetFatalSignalHandlers(false);
   ::signal(SIGINT, SIG_DFL);
   if (interactive_) {
     ::signal(SIGWINCH, SIG_DFL);

@@ -88,6 +88,8 @@ class Repl {
   loop::Looper* const looper_;
   bool interactive_ = false;
   bool ended_by_sigint_ = false;
+  // RestoreTerminal runs on fatal signals while the session is open.
+  bool fatal_signal_handlers_ = false;
   loop::Looper::WatchId stdin_watch_ = 0;
   loop::Looper::WatchId signal_watch_ = 0;
   base::UniqueFd signal_read_;
