@@ -118,7 +118,7 @@ bool EventLoop::PostInternal(Task task, Nesting nesting) {
     }
   }
   if (task) return false;  // refused; destroyed here, outside the lock
-  if (remote != nullptr) remote->Wake();
+  if (remote != nullptr) remote->WakeForPost();
   return true;
 }
 
@@ -140,7 +140,7 @@ bool EventLoop::PostInternalDelayed(Task task, Duration delay, Nesting nesting,
     }
   }
   // A new earliest deadline must shorten a wait already under way.
-  if (remote != nullptr) remote->Wake();
+  if (remote != nullptr) remote->WakeForPost();
   return accepted;
 }
 

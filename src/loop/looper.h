@@ -87,6 +87,10 @@ class LooperRemote {
     wake_requested_.store(true, std::memory_order_seq_cst);
     waker_.Wake();
   }
+  // Thread-safe. For a post into a queue the home thread checks after it
+  // arms its waker (the inbox, an EventLoop's lanes): only a sleeping home
+  // thread needs the signal, so no second pass is asked for.
+  void WakeForPost() { waker_.Wake(); }
   // Thread-safe. Makes the Looper's Run() return after the current entry
   // (no-op once the Looper is gone).
   void Quit() {
