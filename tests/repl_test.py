@@ -1065,7 +1065,7 @@ def tmux_fatal_error_restores_the_terminal(hostloop: str) -> None:
     terminal, sh here)."""
     cwd = tempfile.mkdtemp(prefix="hostloop-repl-")
     inner = (f"stty -g > before; {shlex.quote(hostloop)} --v8-flags=--max-old-space-size=16; "
-             f"echo EXITED rc=$?; stty -g > after; cmp -s before after && echo MODES SAME || "
+             f"echo ENDED rc=$?; stty -g > after; cmp -s before after && echo MODES SAME || "
              f"echo MODES DIFFER")
     command = f"sh -c {shlex.quote(inner)}; sleep 30"
     session = Tmux(hostloop, cwd, command)
@@ -1075,7 +1075,8 @@ def tmux_fatal_error_restores_the_terminal(hostloop: str) -> None:
         session.keys("Enter")
         screen = session.wait_for(lambda s: "MODES" in s, "the REPL's end and the terminal check",
                                   timeout=WAIT_S * 4)
-        if not re.search(r"^EXITED rc=133$", screen, re.M):
+        # ("ENDED", not "EXITED": wait_for stops at an EXITED line with rc != 0.)
+        if not re.search(r"^ENDED rc=133$", screen, re.M):
             raise Failure("expected exit 133 (V8's fatal error)\n" + screen)
         if "MODES SAME" not in screen:
             raise Failure("the terminal's modes differ from before the REPL\n" + screen)
