@@ -12,6 +12,7 @@
 #include <editline/readline.h>
 
 #include <algorithm>
+#include <iterator>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -117,18 +118,18 @@ constexpr int kFatalSignals[] = {SIGTRAP, SIGABRT, SIGILL,  SIGBUS, SIGFPE,
 
 // The actions the handlers replaced (a sanitizer's, or the default), given
 // back before the signal is raised again: the crash report still comes.
-struct sigaction g_previous_actions[sizeof kFatalSignals / sizeof kFatalSignals[0]];
+struct sigaction g_previous_actions[std::size(kFatalSignals)];
 
 void OnFatalSignal(int signal_number) {
   RestoreTerminal();
-  for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+  for (std::size_t i = 0; i < std::size(kFatalSignals); ++i) {
     if (kFatalSignals[i] == signal_number) ::sigaction(signal_number, &g_previous_actions[i], nullptr);
   }
   ::raise(signal_number);
 }
 
 void SetFatalSignalHandlers(bool install) {
-  for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+  for (std::size_t i = 0; i < std::size(kFatalSignals); ++i) {
     if (!install) {
       ::sigaction(kFatalSignals[i], &g_previous_actions[i], nullptr);
       continue;

@@ -386,7 +386,10 @@ TEST(EmbedDeathTest, EngineShutdownWithARuntimeAliveChecks) {
 }
 
 // A Runtime destroyed from inside one of its native functions stopped the
-// process in a use-after-free; now it stops it with a message.
+// process in a use-after-free; now it stops it with a message. The same
+// native function run by V8 as a promise reaction has no JS frame under it:
+// the check missed that one, and the isolate was disposed in the middle of
+// the microtask checkpoint (a use-after-free, SEGV).
 std::unique_ptr<hostloop::Runtime>* g_runtime_to_destroy = nullptr;
 
 TEST(EmbedDeathTest, RuntimeDestroyedFromItsOwnNativeFunctionChecks) {
@@ -394,38 +397,29 @@ TEST(EmbedDeathTest, RuntimeDestroyedFromItsOwnNativeFunctionChecks) {
   auto looper = std::move(hostloop::Looper::Create()).value();
   std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
   g_runtime_to_destroy = &runtime;
-  EXPECT_DEATH(
-      {
-        runtime->EvaluateModule("import { destroy } from 'hostloop:embed_test_destroy'; destroy();",
-                                "destroy.mjs");
-        looper->Run();
-      },
-      "destroyed while its JavaScript runs");
+  const struct {
+    const char* source;
+    const char* name;
+  } kCalls[] = {
+      {"import { destroy } from 'hostloop:embed_test_destroy'; destroy();", "destroy.mjs"},
+      {"import { destroy } from 'hostloop:embed_test_destroy';"
+       "setTimeout(() => { Promise.resolve(1).then(destroy); }, 1);",
+       "destroy_reaction.mjs"},
+  };
+  for (const auto& call : kCalls) {
+    EXPECT_DEATH(
+        {
+          runtime->EvaluateModule(call.source, call.name);
+          looper->Run();
+        },
+        "destroyed while its JavaScript runs")
+        << call.name;
+  }
   g_runtime_to_destroy = nullptr;
   // Destroyed from a task of its Looper, outside JS, it goes quietly.
   looper->Post([&runtime] { runtime.reset(); });
   looper->Run();
   EXPECT_EQ(runtime, nullptr);
-}
-
-// The same native function run by V8 as a promise reaction has no JS frame
-// under it: the check missed it, and the isolate was disposed in the middle
-// of the microtask checkpoint (a use-after-free, SEGV).
-TEST(EmbedDeathTest, RuntimeDestroyedFromANativePromiseReactionChecks) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  auto looper = std::move(hostloop::Looper::Create()).value();
-  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
-  g_runtime_to_destroy = &runtime;
-  EXPECT_DEATH(
-      {
-        runtime->EvaluateModule(
-            "import { destroy } from 'hostloop:embed_test_destroy';"
-            "setTimeout(() => { Promise.resolve(1).then(destroy); }, 1);",
-            "destroy_reaction.mjs");
-        looper->Run();
-      },
-      "destroyed while its JavaScript runs");
-  g_runtime_to_destroy = nullptr;
 }
 
 // A native function of runtime A that calls runtime B's API (here B's

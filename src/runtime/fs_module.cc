@@ -560,13 +560,21 @@ bool SignalOption(const v8::FunctionCallbackInfo<v8::Value>& info, int index,
   if (!Option(info, index, "signal", signal)) return false;
   if ((*signal)->IsUndefined()) return true;
   v8::Local<v8::Value> reason;
-  if (!AbortReason(RuntimeOf(info), *signal, &reason)) {
-    Reject(info, reason);
-    return false;
-  }
-  if (reason->IsUndefined()) return true;
+  if (AbortReason(RuntimeOf(info), *signal, &reason) && reason->IsUndefined()) return true;
   Reject(info, reason);
   return false;
+}
+
+// An option hostloop:fs does not support, set (truthy): rejects the call's
+// promise with a TypeError that says what the call does instead (true), so
+// it is never silently ignored.
+bool RefuseOption(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value> value,
+                  const char* name, const char* instead) {
+  if (!value->BooleanValue(info.GetIsolate())) return false;
+  Reject(info, v8::Exception::TypeError(V8String(
+                   info.GetIsolate(), std::string("Unsupported option '") + name +
+                                          "' (hostloop:fs " + instead + ")")));
+  return true;
 }
 
 // The `encoding` option: none (`*text` false) or utf8 in any spelling
@@ -780,12 +788,7 @@ void Readdir(const v8::FunctionCallbackInfo<v8::Value>& info) {
       !Utf8Encoding(info, encoding, "lists names as utf8 strings", &text)) {
     return;
   }
-  if (recursive_option->BooleanValue(isolate)) {
-    Reject(info, v8::Exception::TypeError(V8String(
-                     isolate,
-                     "Unsupported option 'recursive' (hostloop:fs readdir lists one directory)")));
-    return;
-  }
+  if (RefuseOption(info, recursive_option, "recursive", "readdir lists one directory")) return;
   const bool with_types = types_option->BooleanValue(isolate);
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path, with_types] { return ReaddirJob(path, with_types); },
@@ -822,12 +825,7 @@ void Stat(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!PathArgument(info, 0, &path)) return;
   v8::Local<v8::Value> bigint_option;
   if (!CheckOptionsArgument(info, 1) || !Option(info, 1, "bigint", &bigint_option)) return;
-  if (bigint_option->BooleanValue(info.GetIsolate())) {
-    Reject(info,
-           v8::Exception::TypeError(V8String(
-               info.GetIsolate(), "Unsupported option 'bigint' (hostloop:fs stat gives numbers)")));
-    return;
-  }
+  if (RefuseOption(info, bigint_option, "bigint", "stat gives numbers")) return;
   info.GetReturnValue().Set(RunAsync<FsResult>(
       RuntimeOf(info), [path = std::move(path)] { return StatJob(path); },
       [](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result) {

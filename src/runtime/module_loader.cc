@@ -33,20 +33,26 @@ std::string DisplayName(const std::string& url) {
   return path.ok() ? path.value() : url;
 }
 
-// An Error whose stack points at the import that failed, so the report
-// reads like any other uncaught error.
-v8::Local<v8::Value> MakeLoadError(v8::Isolate* isolate, const std::string& message,
-                                   const std::string& where, bool type_error = false) {
-  v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  v8::Local<v8::String> text = V8String(isolate, message);
-  v8::Local<v8::Value> error =
-      type_error ? v8::Exception::TypeError(text) : v8::Exception::Error(text);
-  std::string stack = (type_error ? "TypeError: " : "Error: ") + message;
+// An error made by `make` (v8::Exception::Error, TypeError, ...) whose
+// stack points at the import that failed, so the report reads like any
+// other uncaught error.
+v8::Local<v8::Value> MakeErrorAt(v8::Isolate* isolate,
+                                 v8::Local<v8::Value> (*make)(v8::Local<v8::String>),
+                                 const char* name, const std::string& message,
+                                 const std::string& where) {
+  v8::Local<v8::Value> error = make(V8String(isolate, message));
+  std::string stack = std::string(name) + ": " + message;
   if (!where.empty()) stack += "\n    at " + where;
   error.As<v8::Object>()
-      ->Set(context, V8Symbol(isolate, "stack"), V8String(isolate, stack))
+      ->Set(isolate->GetCurrentContext(), V8Symbol(isolate, "stack"), V8String(isolate, stack))
       .FromMaybe(false);
   return error;
+}
+
+v8::Local<v8::Value> MakeLoadError(v8::Isolate* isolate, const std::string& message,
+                                   const std::string& where, bool type_error = false) {
+  return type_error ? MakeErrorAt(isolate, v8::Exception::TypeError, "TypeError", message, where)
+                    : MakeErrorAt(isolate, v8::Exception::Error, "Error", message, where);
 }
 
 // The `type` of import assertions: a FixedArray of (key, value[, position]).
@@ -72,15 +78,10 @@ bool AssertedJson(v8::Local<v8::Context> context, v8::Local<v8::FixedArray> asse
 // SyntaxError (node 20: ERR_IMPORT_ATTRIBUTE_UNSUPPORTED).
 v8::Local<v8::Value> UnknownAttributeError(v8::Isolate* isolate, const std::string& key,
                                            const std::string& specifier, const std::string& where) {
-  const std::string message =
-      "Import attribute '" + key + "' of '" + specifier + "' is not supported (only 'type' is)";
-  v8::Local<v8::Value> error = v8::Exception::SyntaxError(V8String(isolate, message));
-  std::string stack = "SyntaxError: " + message;
-  if (!where.empty()) stack += "\n    at " + where;
-  error.As<v8::Object>()
-      ->Set(isolate->GetCurrentContext(), V8Symbol(isolate, "stack"), V8String(isolate, stack))
-      .FromMaybe(false);
-  return error;
+  return MakeErrorAt(
+      isolate, v8::Exception::SyntaxError, "SyntaxError",
+      "Import attribute '" + key + "' of '" + specifier + "' is not supported (only 'type' is)",
+      where);
 }
 
 // A module whose text V8 cannot hold as a string: a RangeError, not V8's

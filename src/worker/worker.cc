@@ -1,6 +1,8 @@
 #include "worker/worker.h"
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -437,6 +439,16 @@ void WorkerHost::Deliver(runtime::SerializedMessage& message) {
   runtime::DispatchMessageEvent(parent_, object_.Get(parent_->isolate()), message);
 }
 
+namespace {
+
+// "\n    at FILE:LINE:COL": a stack line for where `report` happened.
+std::string AtLine(const ErrorReport& report) {
+  return "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
+         std::to_string(report.colno);
+}
+
+}  // namespace
+
 void WorkerHost::OnError(const ErrorReport& report, runtime::SerializedMessage& notice) {
   if (terminated_ || parent_->stopping()) return;
   v8::Isolate* isolate = parent_->isolate();
@@ -466,18 +478,23 @@ void WorkerHost::OnError(const ErrorReport& report, runtime::SerializedMessage& 
     }
   }
   // Of the worker error's own type where V8 makes one (a TypeError was
-  // reported as "Error [TypeError]").
+  // reported as "Error [TypeError]"); any other name is set on an Error.
+  struct Kind {
+    const char* name;
+    v8::Local<v8::Value> (*make)(v8::Local<v8::String>);
+  };
+  static constexpr Kind kKinds[] = {{"Error", v8::Exception::Error},
+                                    {"TypeError", v8::Exception::TypeError},
+                                    {"RangeError", v8::Exception::RangeError},
+                                    {"SyntaxError", v8::Exception::SyntaxError},
+                                    {"ReferenceError", v8::Exception::ReferenceError}};
+  const Kind* kind = std::find_if(std::begin(kKinds), std::end(kKinds),
+                                  [&](const Kind& k) { return report.name == k.name; });
   v8::Local<v8::String> text = V8String(isolate, report.error_message);
-  v8::Local<v8::Value> error = report.name == "TypeError"     ? v8::Exception::TypeError(text)
-                               : report.name == "RangeError"  ? v8::Exception::RangeError(text)
-                               : report.name == "SyntaxError" ? v8::Exception::SyntaxError(text)
-                               : report.name == "ReferenceError"
-                                   ? v8::Exception::ReferenceError(text)
-                                   : v8::Exception::Error(text);
+  v8::Local<v8::Value> error =
+      kind != std::end(kKinds) ? kind->make(text) : v8::Exception::Error(text);
   v8::Local<v8::Object> object = error.As<v8::Object>();
-  if (!report.name.empty() && report.name != "Error" && report.name != "TypeError" &&
-      report.name != "RangeError" && report.name != "SyntaxError" &&
-      report.name != "ReferenceError") {
+  if (!report.name.empty() && kind == std::end(kKinds)) {
     object->Set(context, V8Symbol(isolate, "name"), V8String(isolate, report.name))
         .FromMaybe(false);
   }
@@ -486,8 +503,7 @@ void WorkerHost::OnError(const ErrorReport& report, runtime::SerializedMessage& 
                                                 : (report.name.empty() ? "Error" : report.name) +
                                                       ": " + report.error_message;
   if (!report.filename.empty() && stack.find("\n    at ") == std::string::npos) {
-    stack += "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
-             std::to_string(report.colno);
+    stack += AtLine(report);
   }
   object->Set(context, V8Symbol(isolate, "stack"), V8String(isolate, stack)).FromMaybe(false);
   parent_->ReportExceptionAt(error, report.message, report.filename, report.lineno, report.colno);
@@ -504,10 +520,7 @@ void WorkerHost::OnLoadFailed(const ErrorReport& report) {
   }
   // Where, when the error has a place (a syntax error deep in the worker's
   // module graph names the module and line, not just the token).
-  if (!report.filename.empty() && report.lineno > 0) {
-    reason += "\n    at " + report.filename + ":" + std::to_string(report.lineno) + ":" +
-              std::to_string(report.colno);
-  }
+  if (!report.filename.empty() && report.lineno > 0) reason += AtLine(report);
   parent_->Print("hostloop: a worker's script could not be loaded: " + reason + "\n", 2);
   v8::Isolate* isolate = parent_->isolate();
   v8::HandleScope scope(isolate);
