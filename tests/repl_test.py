@@ -334,6 +334,27 @@ def pipe_exit_at_once(hostloop: str) -> None:
         raise Failure(f".exit took {took:.1f} s")
 
 
+def pipe_program_exit(hostloop: str) -> None:
+    """`hostloop.exit(4)` ends the session with code 4 at once, with stdin
+    still open: no result is printed for it, later lines are not evaluated,
+    and an await that the exit interrupts ends the session too."""
+    for lines, before in (
+        (["'before exit'", "hostloop.exit(4)", "'after exit'"], "'before exit'"),
+        (["'before exit'", "await null; hostloop.exit(4)", "'after exit'"], "'before exit'"),
+        (["setTimeout(() => hostloop.exit(4), 50), 'before exit'",
+          "await new Promise(r => setTimeout(r, 30000))", "'after exit'"], "'before exit'"),
+    ):
+        result = run_piped(hostloop, lines, close_stdin=False, timeout=20)
+        if result.code != 4:
+            raise Failure(f"the REPL exited with {result.code}, expected 4 (hostloop.exit(4))\n"
+                          + show(result))
+        expect_in_order(result.out, [before], "stdout", result)
+        if lines_of(result.out)[-1:] != [before] or "after exit" in result.out:
+            raise Failure("output after hostloop.exit(4)\n" + show(result))
+        if "Uncaught" in result.err:
+            raise Failure("an error reported for hostloop.exit(4)\n" + show(result))
+
+
 def pipe_exit_with_spaces(hostloop: str) -> None:
     result = run_piped(hostloop, ["'one'", "  .exit  ", "'two'"], close_stdin=False, timeout=20)
     check_clean_exit(result, "the REPL after '  .exit  '")
@@ -567,6 +588,7 @@ PIPE_CASES = [
     ("pipe: an exception prints Uncaught on stderr and the session continues", pipe_exception_continues),
     ("pipe: a syntax error prints Uncaught SyntaxError and the session continues", pipe_syntax_error_continues),
     ("pipe: .exit ends at once (stdin open, a pending timer never prints)", pipe_exit_at_once),
+    ("pipe: hostloop.exit(4) ends the session with 4 at once", pipe_program_exit),
     ("pipe: .exit with surrounding spaces", pipe_exit_with_spaces),
     ("pipe: EOF ends the session", pipe_eof_ends),
     ("pipe: EOF during a pending await: the result and queued lines still come", pipe_eof_during_await),

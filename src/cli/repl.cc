@@ -514,7 +514,7 @@ void Repl::ReinstallHandler(const char* prompt) {
 }
 
 void Repl::HandleLine(std::string line) {
-  if (exited_) return;
+  if (EndIfStopped()) return;
   at_prompt_ = false;
   interrupted_once_ = false;
   if (busy_) {
@@ -524,6 +524,14 @@ void Repl::HandleLine(std::string line) {
   if (RunCommand(line)) return;
   buffer_ = buffer_.empty() ? std::move(line) : buffer_ + "\n" + line;
   EvaluateBuffer();
+}
+
+// The program stopped itself (hostloop.exit(), stdout closed by its reader):
+// the session ends with it, without a result or a prompt, and the lines read
+// after the one that stopped it do not run.
+bool Repl::EndIfStopped() {
+  if (!exited_ && runtime_->stopping()) Exit();
+  return exited_;
 }
 
 void Repl::EvaluateBuffer() {
@@ -671,6 +679,7 @@ bool Repl::Evaluate(const std::string& source) {
         v8::debug::EvaluateGlobal(isolate, runtime::V8String(isolate, wrapped),
                                   v8::debug::EvaluateGlobalMode::kDefault, /*repl_mode=*/true)
             .ToLocal(&result);
+    if (EndIfStopped()) return true;
     // (Only a SyntaxError from compiling can come back here: it ran nothing.)
     if (!evaluated && try_catch.HasTerminated()) {
       evaluating.reset();
@@ -693,7 +702,7 @@ bool Repl::Evaluate(const std::string& source) {
                                    v8::debug::EvaluateGlobalMode::kDefault, /*repl_mode=*/true)
              .ToLocal(&result)) {
       evaluating.reset();
-      if (TakeInterruption()) return true;
+      if (EndIfStopped() || TakeInterruption()) return true;
       // Only compiling throws here (running settles the promise): a syntax
       // error at the end of the input means it goes on on the next line.
       if (try_catch.HasTerminated()) return true;
@@ -705,6 +714,7 @@ bool Repl::Evaluate(const std::string& source) {
       return true;
     }
   }
+  if (EndIfStopped()) return true;
   if (!result->IsPromise()) {
     evaluating.reset();
     if (TakeInterruption()) return true;
@@ -775,7 +785,7 @@ void Repl::OnAwaitReaction(const v8::FunctionCallbackInfo<v8::Value>& info, bool
 
 void Repl::OnAsyncSettled(bool fulfilled, v8::Local<v8::Value> value) {
   busy_ = false;
-  if (exited_) return;
+  if (EndIfStopped()) return;
   if (fulfilled) {
     // REPL mode wraps the completion value ({'.repl_result': value}), so
     // that a promise as the value is shown, not adopted.
@@ -817,7 +827,7 @@ void Repl::PrintException(v8::Local<v8::Value> exception, v8::Local<v8::Message>
 // session goes on (node's REPL would wait until Ctrl-C; its lines typed ahead
 // were lost here, and the REPL ended with exit code 0).
 bool Repl::AbandonStuckAwait() {
-  if (exited_ || !busy_) return false;
+  if (EndIfStopped() || !busy_) return false;
   GiveUpAwait(
       "Uncaught Error: the input awaits a promise that nothing left in the program can settle\n");
   return true;

@@ -67,6 +67,7 @@ class Repl {
   bool RunCommand(const std::string& line);
   // Evaluates buffer_; when the input is complete, records it for .save and
   // clears buffer_.
+  bool EndIfStopped();
   void EvaluateBuffer();
   void ProcessQueuedLines();
   // Returns false when the input is incomplete (needs more lines).

@@ -165,6 +165,24 @@ void IsATty(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set((fd == 1 || fd == 2) && ::isatty(fd) == 1);
 }
 
+// exit(code): hostloop.exit(); stops the program now with `code` (an
+// integer 0-255, checked in bootstrap.js): the rest of the current JS does not
+// run, nor any other task. In a worker it ends that worker, as node's
+// process.exit() does.
+void Exit(const FunctionCallbackInfo<Value>& info) {
+  RuntimeOf(info)->Stop(info[0].As<v8::Int32>()->Value());
+}
+
+// exitCode() -> the code the program exits with if it ends now;
+// setExitCode(code) sets it (hostloop.exitCode).
+void ExitCode(const FunctionCallbackInfo<Value>& info) {
+  info.GetReturnValue().Set(RuntimeOf(info)->exit_code());
+}
+
+void SetExitCode(const FunctionCallbackInfo<Value>& info) {
+  RuntimeOf(info)->set_exit_code(info[0].As<v8::Int32>()->Value());
+}
+
 // hardwareConcurrency() -> the number of CPUs this process may run on (its
 // affinity mask, as node's availableParallelism and deno count them), at
 // least 1.
@@ -469,6 +487,9 @@ const HostFunction kHostFunctions[] = {
     {"setSchedulingState", SetSchedulingState},
     {"cancelSchedulerToken", CancelSchedulerToken},
     {"hardwareConcurrency", HardwareConcurrency},
+    {"exit", Exit},
+    {"exitCode", ExitCode},
+    {"setExitCode", SetExitCode},
     {"platform", Platform},
     {"fillRandom", FillRandom},
 };

@@ -270,6 +270,13 @@ class Runtime {
     Runtime* const runtime_;
   };
   int exit_code() const { return exit_code_; }
+  // The code the program exits with when it ends by itself (JS
+  // `hostloop.exitCode = n`, as node's process.exitCode); an uncaught error
+  // (1) or an unsettled top-level await (13) still overrides it. Ignored once
+  // the runtime stops.
+  void set_exit_code(int exit_code) {
+    if (!stopping_) exit_code_ = exit_code;
+  }
 
   // Makes this runtime's isolate the thread's current (entered) one, as
   // the Runtime on this thread that ran last may have left another's.

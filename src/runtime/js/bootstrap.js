@@ -39,13 +39,40 @@ Object.defineProperty(global, 'queueMicrotask', {
   value: queueMicrotask, writable: true, configurable: true, enumerable: true,
 });
 
-// hostloop's own namespace: program arguments and versions. The arguments
-// are per run (the realm may come from a snapshot), so they are read lazily.
+// hostloop's own namespace: program arguments, the exit code, and versions.
+// The arguments are per run (the realm may come from a snapshot), so they
+// are read lazily.
 let args;
+// An exit status: an integer from 0 to 255 (no wrapping modulo 256 as a
+// process.exit(300) does in node: a code that cannot be exited with is an
+// error, not a different code).
+function checkExitCode(value, what) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${what}: the exit code must be an integer from 0 to 255, not ${value === null ? 'null' : `a ${typeof value}`}`);
+  }
+  if (!Number.isInteger(value) || value < 0 || value > 255) {
+    throw new RangeError(`${what}: the exit code must be an integer from 0 to 255, not ${value}`);
+  }
+  return value;
+}
 const hostloopNamespace = {
   get args() {
     if (args === undefined) args = Object.freeze(host.args.slice());
     return args;
+  },
+  // hostloop.exit(code = hostloop.exitCode): ends the program now with
+  // `code` (in a worker, ends that worker). Nothing after it runs: not the
+  // rest of the caller, not a pending timer, microtask or message.
+  exit(code = undefined) {
+    host.exit(code === undefined ? host.exitCode() : checkExitCode(code, 'hostloop.exit'));
+  },
+  // The code the program exits with when it ends by itself (0 unless set;
+  // an uncaught error still exits 1, and an unsettled top-level await 13).
+  get exitCode() {
+    return host.exitCode();
+  },
+  set exitCode(code) {
+    host.setExitCode(checkExitCode(code, 'hostloop.exitCode'));
   },
   version: host.version,
   versions: Object.freeze({ hostloop: host.version, v8: host.v8Version }),
