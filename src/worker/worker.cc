@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <system_error>
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -392,7 +393,21 @@ void WorkerHost::Start(const std::string& url, const runtime::WorkerInfo& info) 
   // A live worker keeps its parent alive (J3).
   parent_->event_loop().Ref();
   holds_parent_ = true;
-  thread_->Start();
+  try {
+    thread_->Start();
+  } catch (const std::system_error& e) {
+    // No thread for it (a pids limit, RLIMIT_NPROC, no memory for a stack):
+    // this worker fails as one whose script cannot load does, with an
+    // `error` event, in a task of its own (the constructor is still running);
+    // the program goes on.
+    runtime::Runtime* parent = parent_;
+    parent_->event_loop().PostInternal([parent, id = id_, reason = std::string(e.what())] {
+      WorkerHost* host = WorkerRegistry::For(parent).Find(id);
+      if (host == nullptr) return;
+      host->FireLoadError("hostloop: a worker could not start: no thread for it (" + reason + ")\n");
+      host->OnExited();
+    });
+  }
 }
 
 void WorkerHost::ReleaseParent() {
@@ -521,7 +536,12 @@ void WorkerHost::OnLoadFailed(const ErrorReport& report) {
   // Where, when the error has a place (a syntax error deep in the worker's
   // module graph names the module and line, not just the token).
   if (!report.filename.empty() && report.lineno > 0) reason += AtLine(report);
-  parent_->Print("hostloop: a worker's script could not be loaded: " + reason + "\n", 2);
+  FireLoadError("hostloop: a worker's script could not be loaded: " + reason + "\n");
+}
+
+void WorkerHost::FireLoadError(const std::string& why) {
+  if (terminated_ || parent_->stopping()) return;
+  parent_->Print(why, 2);
   v8::Isolate* isolate = parent_->isolate();
   v8::HandleScope scope(isolate);
   v8::Local<v8::Function> fire;

@@ -82,6 +82,8 @@ class WorkerHost final : public runtime::PortReceiver {
   // From the worker thread, on the parent's home thread:
   void OnError(const ErrorReport& report, runtime::SerializedMessage& notice);
   void OnLoadFailed(const ErrorReport& report);
+  // The `error` Event of a worker that never ran, after printing `why`.
+  void FireLoadError(const std::string& why);
   void OnExited();
   // Once the worker's last messages are delivered, forgets the worker
   // (joins its thread). May destroy this host.
