@@ -105,10 +105,20 @@ void RejectionTracker::Notify(std::vector<Pending>& batch) {
     if (runtime_->options().unhandled_rejections != RejectionPolicy::kNone && have_dispatch) {
       v8::Local<v8::Value> argv[] = {promise, reason};
       v8::Local<v8::Value> result;
-      if (runtime_->CallAndReport(dispatch, v8::Undefined(isolate), 2, argv).ToLocal(&result)) {
+      // (CallAndReport, but telling a termination from a throw.)
+      v8::TryCatch try_catch(isolate);
+      if (dispatch->Call(runtime_->context(), v8::Undefined(isolate), 2, argv).ToLocal(&result)) {
         not_canceled = result->IsTrue();
+      } else if (try_catch.HasTerminated()) {
+        // Stopped from outside while a listener ran (a worker's
+        // terminate()): nothing more of this runtime is reported (its
+        // reason would be half-formatted by now anyway).
+        break;
+      } else if (try_catch.HasCaught()) {
+        runtime_->ReportException(try_catch.Exception(), try_catch.Message());
       }
     }
+    if (runtime_->stopping()) break;
     // A handler attached by a listener makes it handled after all.
     if (promise->HasHandler()) not_canceled = false;
     if (not_canceled) {
