@@ -68,3 +68,23 @@ await test('a signal whose listener is removed becomes collectable; one kept by 
   assertEquals(kept.aborted, true);
   assertEquals(kept.reason.name, 'TimeoutError');
 });
+
+await test('a dependent signal kept by the program aborts with its timeout source, listener or not', async () => {
+  // The program keeps only the dependents; the timeout sources are reachable
+  // from nothing else (a dependent held its sources weakly: after a GC the
+  // source was gone and `aborted` stayed false for ever).
+  const direct = AbortSignal.any([AbortSignal.timeout(20)]);
+  const nested = AbortSignal.any([AbortSignal.any([new AbortController().signal, AbortSignal.timeout(20)])]);
+  let collected = 0;
+  const registry = new FinalizationRegistry(() => collected++);
+  (function () {
+    // A dependent nobody keeps takes its timeout source with it.
+    registry.register(AbortSignal.any([AbortSignal.timeout(60_000)]), 'dependent');
+  })();
+  await collect();
+  await sleep(100);
+  await collect();
+  assertEquals([direct.aborted, direct.reason?.name], [true, 'TimeoutError']);
+  assertEquals([nested.aborted, nested.reason?.name], [true, 'TimeoutError']);
+  assertEquals(collected, 1);
+});

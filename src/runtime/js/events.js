@@ -1247,6 +1247,7 @@ function addAnEventListener(state, listener) {
     }
   }
   state.cachedType = null;
+  state.cachedList = undefined;  // (no removed listener stays reachable through it)
   if (list.length === 1 && state.watch !== null) state.watch(state.target, type, true);
   // Step 6.
   if (listener.signal !== null) {
@@ -1318,6 +1319,7 @@ function removeAnEventListener(state, listener) {
     if (state.indexes !== null) MapPrototypeDelete(state.indexes, type);
   }
   state.cachedType = null;
+  state.cachedList = undefined;
   if (left === 0 && state.watch !== null) state.watch(state.target, type, false);
   // Not in the spec, and unobservable: the signal's abort steps for this
   // listener would do nothing any more, so drop them (no leak through a
@@ -1823,9 +1825,14 @@ function createAbortSignal() {
   initEventTargetState(signal);
   signalSlot.set(signal, {
     reason: undefined,
-    algorithms: [],
+    algorithms: null,  // a Set once it has one (ordered, O(1) add and remove)
     dependent: false,
     sources: null,
+    // A dependent's AbortSignal.timeout sources, held strongly: such a source
+    // aborts by itself, so while the dependent lives its state (`aborted`)
+    // can show that abort even with nobody listening (its sources are
+    // otherwise held weakly, and its timer holds it weakly too).
+    timeoutSources: null,
     dependents: null,
     // Dependent signals that must stay alive while this source is (they have
     // abort listeners or algorithms; see abortListenersChanged()).
@@ -1921,11 +1928,14 @@ function addAbortAlgorithm(signal, algorithm) {
   const state = signalState(signal);
   // Step 1.
   if (state.reason !== undefined) return;
-  // Step 2 (an ordered set: no duplicates).
-  const algorithms = state.algorithms;
-  for (let i = 0; i < algorithms.length; i++) if (algorithms[i] === algorithm) return;
-  algorithms[algorithms.length] = algorithm;
-  if (algorithms.length === 1) {
+  // Step 2 (an ordered set: no duplicates). A Set: every postTask and every
+  // listener added with {signal} adds one, and many may share one signal
+  // (an array scanned on add and copied on remove made that O(n^2)).
+  let algorithms = state.algorithms;
+  if (algorithms === null) algorithms = state.algorithms = new SetCtor();
+  if (SetPrototypeHas(algorithms, algorithm)) return;
+  SetPrototypeAdd(algorithms, algorithm);
+  if (SetPrototypeGetSize(algorithms) === 1) {
     observersChanged(signal, state);
   }
 }
@@ -1934,10 +1944,8 @@ function addAbortAlgorithm(signal, algorithm) {
 function removeAbortAlgorithm(signal, algorithm) {
   const state = signalState(signal);
   const algorithms = state.algorithms;
-  const next = [];
-  for (let i = 0; i < algorithms.length; i++) if (algorithms[i] !== algorithm) next[next.length] = algorithms[i];
-  state.algorithms = next;
-  if (next.length === 0 && algorithms.length !== 0) {
+  if (algorithms === null || !SetPrototypeDelete(algorithms, algorithm)) return;
+  if (SetPrototypeGetSize(algorithms) === 0) {
     observersChanged(signal, state);
   }
 }
@@ -1995,6 +2003,7 @@ function releaseSignalLinks(signal, state) {
     });
     state.sources = null;
   }
+  state.timeoutSources = null;
   state.retained = false;
   state.dependents = null;
   state.retainedDependents = null;
@@ -2004,13 +2013,15 @@ function releaseSignalLinks(signal, state) {
 function runAbortSteps(signal, state) {
   // Steps 1-2: run, then empty, the abort algorithms.
   const algorithms = state.algorithms;
-  state.algorithms = [];
-  for (let i = 0; i < algorithms.length; i++) {
-    try {
-      algorithms[i]();
-    } catch (error) {
-      reportException(error);
-    }
+  state.algorithms = null;
+  if (algorithms !== null) {
+    SetPrototypeForEach(algorithms, (algorithm) => {
+      try {
+        algorithm();
+      } catch (error) {
+        reportException(error);
+      }
+    });
   }
   // Step 3.
   fireEvent(signal, 'abort');
@@ -2038,6 +2049,10 @@ function createDependentAbortSignal(signals) {
     const sourceHandle = weakHandle(source, sourceState);
     if (SetPrototypeHas(result.sources, sourceHandle)) return;
     SetPrototypeAdd(result.sources, sourceHandle);
+    if (sourceState.timeout) {
+      if (result.timeoutSources === null) result.timeoutSources = [];
+      result.timeoutSources[result.timeoutSources.length] = source;
+    }
     if (sourceState.dependents === null) sourceState.dependents = new SetCtor();
     SetPrototypeAdd(sourceState.dependents, resultHandle);
   };
@@ -2096,7 +2111,7 @@ function updateRetention(signal, state) {
 // algorithms or `abort` event listeners (event handlers included).
 function hasAbortObservers(signal, state) {
   if (state.reason !== undefined) return false;
-  if (state.algorithms.length !== 0) return true;
+  if (state.algorithms !== null && SetPrototypeGetSize(state.algorithms) !== 0) return true;
   return MapPrototypeGet(targetSlot.peek(signal).listeners, 'abort') !== undefined;
 }
 
