@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <system_error>
 #include <iterator>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -404,7 +404,8 @@ void WorkerHost::Start(const std::string& url, const runtime::WorkerInfo& info) 
     parent_->event_loop().PostInternal([parent, id = id_, reason = std::string(e.what())] {
       WorkerHost* host = WorkerRegistry::For(parent).Find(id);
       if (host == nullptr) return;
-      host->FireLoadError("hostloop: a worker could not start: no thread for it (" + reason + ")\n");
+      host->FireLoadError("hostloop: a worker could not start: no thread for it (" + reason +
+                          ")\n");
       host->OnExited();
     });
   }
