@@ -288,6 +288,12 @@ CASES = [
          },
          stdout_exact="listener running\nterminated\n", stderr_absent=["Uncaught", "the reason"]),
 
+    Case("a main module throwing a Symbol: its error event names the module, not hostloop's code",
+         ["-e", "addEventListener('error', (e) => console.log(e.filename, e.lineno));\n"
+                "throw Symbol('s')"],
+         exit=1, stdout_exact="{url}/[eval] 0\n", stderr=["Uncaught Symbol(s)"],
+         stderr_absent=["hostloop:internal"]),
+
     # ---- syntax errors ---------------------------------------------------------------
     Case("a syntax error: path:line:col, the source line, a caret, SyntaxError", ["syntax.mjs"],
          files={"syntax.mjs": "console.log('must not run');\n// a comment\nlet x = = 2;\n"}, exit=1,

@@ -311,7 +311,20 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     Runtime* runtime = static_cast<Runtime*>(info.Data().As<v8::External>()->Value());
     runtime->main_state_ = MainState::kRejected;
     v8::Isolate* isolate = info.GetIsolate();
-    runtime->ReportException(info[0], v8::Exception::CreateMessage(isolate, info[0]));
+    v8::Local<v8::Value> error = info[0];
+    v8::Local<v8::Message> message = v8::Exception::CreateMessage(isolate, error);
+    if (error->IsNativeError()) {
+      runtime->ReportException(error, message);  // where the Error was created
+    } else {
+      // Any other value thrown (`throw "text"`) or awaited rejected: its
+      // place went with the module's own catch, and a message made now
+      // would name the internal helper running this reaction. The module,
+      // at an unknown line (0), is what is known.
+      v8::Local<v8::Context> context = runtime->context();
+      runtime->ReportExceptionAt(error,
+                                 StdString(isolate, UncaughtMessageText(context, error, message)),
+                                 runtime->base_url_, 0, 0);
+    }
     runtime->MainSettled(false);
   };
   // Fails only when execution is being terminated (a worker's terminate()
