@@ -245,6 +245,28 @@ v8::MaybeLocal<v8::StackFrame> FirstProgramFrame(v8::Isolate* isolate) {
   return {};
 }
 
+// scriptOnStack() -> whether the program's own code (any script but
+// hostloop's internal ones, nameless eval and Function code included) is on
+// the JavaScript stack. Past 64 frames all internal it answers true: the
+// caller then skips a checkpoint, which is what it did before asking.
+void ScriptOnStack(const FunctionCallbackInfo<Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  constexpr int kFrames = 64;
+  Local<v8::StackTrace> trace =
+      v8::StackTrace::CurrentStackTrace(isolate, kFrames, v8::StackTrace::kScriptName);
+  bool found = trace->GetFrameCount() >= kFrames;
+  for (int i = 0; i < trace->GetFrameCount() && !found; ++i) {
+    Local<v8::String> name = trace->GetFrame(isolate, i)->GetScriptName();
+    found = name.IsEmpty() || !IsInternalScript(isolate, name);
+  }
+  info.GetReturnValue().Set(found);
+}
+
+// checkpoint(): Runtime::CheckpointBetweenCallbacks.
+void CheckpointBetweenCallbacks(const FunctionCallbackInfo<Value>& info) {
+  RuntimeOf(info)->CheckpointBetweenCallbacks();
+}
+
 // errorLocation(error) -> [message, filename, lineno, colno]. A value with no
 // stack of its own (reportError('text')) is placed where the program's code
 // is, not in hostloop's internal script that reports it.
@@ -488,6 +510,8 @@ const HostFunction kHostFunctions[] = {
     {"cancelSchedulerToken", CancelSchedulerToken},
     {"hardwareConcurrency", HardwareConcurrency},
     {"exit", Exit},
+    {"scriptOnStack", ScriptOnStack},
+    {"checkpoint", CheckpointBetweenCallbacks},
     {"exitCode", ExitCode},
     {"setExitCode", SetExitCode},
     {"platform", Platform},

@@ -359,6 +359,12 @@ class Runtime {
   void KeepSpareMessage(std::unique_ptr<SerializedMessage> message);
   double time_origin_ms() const { return time_origin_ms_; }
 
+  // A microtask checkpoint (with what the end of a task also does: the
+  // rejections, the cleared timers) between two listeners of an event the
+  // host dispatches with no script on the stack (HTML "clean up after
+  // running a callback"; js/events.js cleanUpAfterCallback).
+  void CheckpointBetweenCallbacks() { Checkpoint(); }
+
  private:
   // V8's message listener: an exception V8 caught itself and reports (a
   // FinalizationRegistry cleanup callback that threw) goes through

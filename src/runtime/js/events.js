@@ -528,6 +528,9 @@ function newEventState(type, bubbles, cancelable, composed, timeStamp) {
     path: null,
     stopPropagation: false,
     stopImmediatePropagation: false,
+    // During a dispatch: 0 for one started by script (dispatchEvent()), else
+    // where "clean up after running a callback" stands (cleanUpAfterCallback).
+    cleanup: 0,
     canceled: false,
     inPassiveListener: false,
     // Step 2: set the initialized flag.
@@ -1350,6 +1353,27 @@ function callEventListener(callback, event, thisArg) {
   callFunction(fn, thisValue, event);
 }
 
+// HTML "clean up after running a callback"
+// (https://html.spec.whatwg.org/multipage/webappapis.html#clean-up-after-running-a-callback),
+// between two listeners of an event the host dispatches (internalDispatch: a
+// message, a timeout's abort, an uncaught error's `error`): when no script is
+// on the JavaScript execution context stack, a microtask checkpoint, so the
+// microtasks a listener queued run before the next listener, as in browsers.
+// An event script dispatches (dispatchEvent(), controller.abort(),
+// reportError()) has script below it: its microtasks wait for that script.
+// The stack is looked at once per dispatch, and only when a second listener
+// comes; the native side runs the whole checkpoint (rejections included).
+const kCleanupNoneCalled = 1;
+const kCleanupCalledOne = 2;
+const kCleanupCheckpoint = 3;
+const kCleanupScriptBelow = 4;
+function cleanUpAfterCallback(state) {
+  if (state.cleanup === kCleanupCalledOne) {
+    state.cleanup = host.scriptOnStack() ? kCleanupScriptBelow : kCleanupCheckpoint;
+  }
+  if (state.cleanup === kCleanupCheckpoint) host.checkpoint();
+}
+
 // https://dom.spec.whatwg.org/#concept-event-listener-inner-invoke
 function innerInvoke(event, state, listeners, phase, struct) {
   // Step 1 (found) only matters for the legacy webkit-prefixed event types,
@@ -1365,6 +1389,9 @@ function innerInvoke(event, state, listeners, phase, struct) {
     // Step 2.5.
     if (listener.once) removeAnEventListener(struct.state, listener);
     // Steps 2.6-2.8 (the Window's current event) do not apply: no Window.
+    // The previous listener's call ended with "clean up after running a
+    // callback".
+    if (state.cleanup >= kCleanupCalledOne) cleanUpAfterCallback(state);
     // Step 2.9.
     if (listener.passive) state.inPassiveListener = true;
     // Step 2.11: call the listener; an exception is reported, not propagated.
@@ -1373,6 +1400,7 @@ function innerInvoke(event, state, listeners, phase, struct) {
     } catch (error) {
       reportException(error);
     }
+    if (state.cleanup === kCleanupNoneCalled) state.cleanup = kCleanupCalledOne;
     // Step 2.12.
     state.inPassiveListener = false;
     // Step 2.14.
@@ -1464,6 +1492,7 @@ function dispatch(targetState, event, state) {
     }
   } finally {
     // Steps 6-9.
+    state.cleanup = 0;
     state.eventPhase = NONE;
     state.currentTarget = null;
     state.path = null;
@@ -2178,6 +2207,7 @@ function internalDispatch(target, event) {
   const state = peekEventState(event);
   if (state === undefined) throw new TypeErrorCtor('internals.dispatchEvent: event is not an Event');
   checkDispatchable(state);
+  state.cleanup = kCleanupNoneCalled;
   return dispatch(tstate, event, state);
 }
 
