@@ -193,3 +193,16 @@ await test('J2 several compiles in flight all settle', async () => {
   assertEquals(modules.length, 20);
   for (const module of modules) assert(module instanceof WebAssembly.Module);
 });
+
+await test('J2 the wrapped WebAssembly.compile and instantiate keep their property shape', () => {
+  // WebIDL namespace operations are enumerable; the liveness wrappers (J3)
+  // were not, so Object.keys(WebAssembly) lost them. Atomics.waitAsync, an
+  // ECMAScript built-in, stays non-enumerable.
+  for (const name of ['compile', 'instantiate', 'validate']) {
+    const descriptor = Object.getOwnPropertyDescriptor(WebAssembly, name);
+    assertEquals([descriptor.writable, descriptor.enumerable, descriptor.configurable], [true, true, true], name);
+  }
+  assertEquals(Object.getOwnPropertyDescriptor(Atomics, 'waitAsync').enumerable, false);
+  assertEquals([WebAssembly.compile.name, WebAssembly.compile.length], ['compile', 1]);
+  assertEquals([WebAssembly.instantiate.name, WebAssembly.instantiate.length], ['instantiate', 1]);
+});

@@ -340,8 +340,10 @@ internals.realmStarted = function realmStarted() {
         },
       };
       Object.defineProperty(methods[name], 'length', { value: original.length });
+      // (Enumerable, as WebIDL makes a namespace's operations, V8's own
+      // included; Atomics' methods are ECMAScript built-ins: not enumerable.)
       Object.defineProperty(WebAssembly, name, {
-        value: methods[name], writable: true, configurable: true, enumerable: false,
+        value: methods[name], writable: true, configurable: true, enumerable: true,
       });
     }
   }
