@@ -9,6 +9,7 @@
 #include "base/file_util.h"
 #include "runtime/data_url.h"
 #include "runtime/file_url.h"
+#include "runtime/import_attributes.h"
 #include "runtime/runtime.h"
 #include "runtime/v8_util.h"
 
@@ -20,6 +21,8 @@ struct ModuleLoader::Record {
   v8::Global<v8::Module> module;
   // JSON modules: the parsed value; built-ins: the exports object.
   v8::Global<v8::Value> synthetic_value;
+  // Every module this one imports, directly or not, is loaded. Set before
+  // the imports are walked, so that an import cycle ends here.
   bool dependencies_loaded = false;
 };
 
@@ -93,6 +96,20 @@ void ThrowSourceTooLong(v8::Isolate* isolate, const std::string& url, std::size_
                             std::to_string(v8::String::kMaxLength) + ")")));
 }
 
+// Compiles the text of a JavaScript module named `url`.
+v8::MaybeLocal<v8::Module> CompileModuleText(v8::Isolate* isolate, const std::string& url,
+                                             const std::string& text) {
+  v8::Local<v8::String> source_text;
+  if (!MaybeV8String(isolate, text).ToLocal(&source_text)) {
+    ThrowSourceTooLong(isolate, url, text.size());
+    return {};
+  }
+  v8::ScriptOrigin origin(isolate, V8String(isolate, url), 0, 0, false, -1, v8::Local<v8::Value>(),
+                          false, false, /*is_module=*/true);
+  v8::ScriptCompiler::Source compiler_source(source_text, origin);
+  return v8::ScriptCompiler::CompileModule(isolate, &compiler_source);
+}
+
 bool EndsWith(const std::string& text, std::string_view suffix) {
   std::size_t cut = text.find_first_of("?#");
   std::string_view path = std::string_view(text).substr(0, cut);
@@ -124,65 +141,6 @@ bool ReadDataUrlModule(v8::Isolate* isolate, const std::string& url, bool json,
   }
   *text = std::move(contents.value().body);
   base::StripUtf8Bom(*text);
-  return true;
-}
-
-bool IsIdentifierChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '$' || static_cast<unsigned char>(c) >= 0x80;
-}
-
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// V8 10.2 parses import assertions (`assert { type: 'json' }`) but not the
-// newer import attributes (`with { type: 'json' }`) that node 22 and deno
-// write. When compiling fails at a `with` that follows the module specifier
-// of an import or export declaration, that one `with` becomes `assert` and
-// the module is compiled again; V8's error position guarantees it is real
-// syntax, never text in a string, comment or template. The whitespace and
-// block comments before `with` move after `assert` (V8 allows no line break
-// before `assert`), so line numbers stay the same.
-bool RewriteImportAttributeAt(std::string* source, int position) {
-  std::string& text = *source;
-  if (position < 0) return false;
-  std::size_t i = static_cast<std::size_t>(position);
-  if (text.compare(i, 4, "with") != 0) return false;
-  if (i + 4 < text.size() && IsIdentifierChar(text[i + 4])) return false;
-  // Backwards: whitespace and block comments, then the closing quote of
-  // the specifier string.
-  std::size_t j = i;
-  while (true) {
-    while (j > 0 && IsSpace(text[j - 1])) --j;
-    if (j < 4 || text.compare(j - 2, 2, "*/") != 0) break;
-    std::size_t comment = text.rfind("/*", j - 3);
-    if (comment == std::string::npos) return false;
-    j = comment;
-  }
-  if (j < 2 || (text[j - 1] != '\'' && text[j - 1] != '"')) return false;
-  char quote = text[j - 1];
-  // The opening quote: the nearest one before it that no backslash escapes
-  // ('./it\'s.json').
-  std::size_t open = j - 1;
-  while (true) {
-    if (open == 0) return false;
-    open = text.rfind(quote, open - 1);
-    if (open == std::string::npos) return false;
-    std::size_t backslashes = 0;
-    while (open > backslashes && text[open - 1 - backslashes] == '\\') ++backslashes;
-    if (backslashes % 2 == 0) break;
-  }
-  if (text.find('\n', open) < j - 1) return false;
-  std::size_t k = open;
-  while (k > 0 && IsSpace(text[k - 1])) --k;
-  auto keyword_before = [&](std::string_view word) {
-    return k >= word.size() && text.compare(k - word.size(), word.size(), word) == 0 &&
-           (k == word.size() || !IsIdentifierChar(text[k - word.size() - 1]));
-  };
-  if (!keyword_before("from") && !keyword_before("import")) return false;
-  // (What stood between the specifier and `with`, comments included, moves
-  // after `assert`.)
-  std::string between = text.substr(j, i - j);
-  text.replace(j, i + 4 - j, " assert" + between);
   return true;
 }
 
@@ -220,7 +178,7 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadAndInstantiate(
   v8::Isolate* isolate = runtime_->isolate();
   v8::EscapableHandleScope scope(isolate);
   v8::Local<v8::Module> module;
-  if (!Load(url, ModuleType::kJavaScript, source, nullptr).ToLocal(&module)) return {};
+  if (!LoadGraph(url, ModuleType::kJavaScript, source).ToLocal(&module)) return {};
   if (module->GetStatus() == v8::Module::kUninstantiated &&
       module->InstantiateModule(runtime_->context(), ResolveCallback).IsNothing()) {
     return {};
@@ -228,14 +186,30 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadAndInstantiate(
   return scope.Escape(module);
 }
 
+v8::MaybeLocal<v8::Module> ModuleLoader::LoadGraph(const std::string& url, ModuleType type,
+                                                   const std::optional<std::string>& source) {
+  std::vector<Record*> marked;
+  v8::MaybeLocal<v8::Module> module = Load(url, type, source, nullptr, &marked);
+  if (module.IsEmpty()) {
+    // Not only the records whose imports failed: in a cycle a -> b -> a
+    // where a also imports a missing module, b's own imports all loaded,
+    // but instantiating b reaches the missing module through a. Every
+    // record this walk marked is walked again next time (its module stays
+    // cached: nothing is compiled or evaluated twice).
+    for (Record* record : marked) record->dependencies_loaded = false;
+  }
+  return module;
+}
+
 v8::MaybeLocal<v8::Module> ModuleLoader::Load(const std::string& url, ModuleType type,
                                               const std::optional<std::string>& source,
-                                              const ImportSite* site) {
+                                              const ImportSite* site,
+                                              std::vector<Record*>* marked) {
   v8::Isolate* isolate = runtime_->isolate();
   auto it = by_url_.find(CacheKey(url, type == ModuleType::kJson));
   if (it != by_url_.end()) {
     if (it->second->dependencies_loaded) return it->second->module.Get(isolate);
-    return LoadDependencies(it->second.get());
+    return LoadDependencies(it->second.get(), marked);
   }
   const std::string key = CacheKey(url, type == ModuleType::kJson);
   if (auto failed = parse_errors_.find(key); failed != parse_errors_.end()) {
@@ -270,15 +244,18 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Load(const std::string& url, ModuleType
   Record* raw = record.get();
   by_hash_.emplace(module->GetIdentityHash(), raw);
   by_url_[CacheKey(url, type == ModuleType::kJson)] = std::move(record);
-  return LoadDependencies(raw);
+  return LoadDependencies(raw, marked);
 }
 
-v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
+v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record,
+                                                          std::vector<Record*>* marked) {
   v8::Isolate* isolate = runtime_->isolate();
   v8::Local<v8::Context> context = runtime_->context();
   v8::Local<v8::Module> module = record->module.Get(isolate);
-  // Marked before recursing: an import cycle finds this record loaded.
+  // Marked before recursing: an import cycle finds this record loaded
+  // (LoadGraph unmarks it if the walk fails).
   record->dependencies_loaded = true;
+  marked->push_back(record);
   if (record->type != ModuleType::kJavaScript || module->IsSyntheticModule()) return module;
   v8::Local<v8::FixedArray> requests = module->GetModuleRequests();
   for (int i = 0; i < requests->Length(); ++i) {
@@ -289,7 +266,6 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
                         std::to_string(location.GetColumnNumber() + 1);
     base::Result<std::string> resolved = ResolveSpecifier(specifier, record->url);
     if (!resolved.ok()) {
-      record->dependencies_loaded = false;
       isolate->ThrowException(MakeLoadError(isolate,
                                             "Cannot resolve '" + specifier + "' imported from " +
                                                 DisplayName(record->url) + ": " +
@@ -302,12 +278,10 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
     bool json =
         AssertedJson(context, request->GetImportAssertions(), 3, &unsupported, &unknown_key);
     if (!unknown_key.empty()) {
-      record->dependencies_loaded = false;
       isolate->ThrowException(UnknownAttributeError(isolate, unknown_key, specifier, where));
       return {};
     }
     if (!unsupported.empty()) {
-      record->dependencies_loaded = false;
       isolate->ThrowException(MakeLoadError(
           isolate, "Unsupported module type '" + unsupported + "' for '" + specifier + "'", where,
           /*type_error=*/true));
@@ -315,9 +289,8 @@ v8::MaybeLocal<v8::Module> ModuleLoader::LoadDependencies(Record* record) {
     }
     ImportSite site{record->url, where};
     if (Load(resolved.value(), json ? ModuleType::kJson : ModuleType::kJavaScript, std::nullopt,
-             &site)
+             &site, marked)
             .IsEmpty()) {
-      record->dependencies_loaded = false;
       return {};
     }
   }
@@ -405,27 +378,21 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
     return {};
   }
 
-  v8::ScriptOrigin origin(isolate, V8String(isolate, url), 0, 0, false, -1, v8::Local<v8::Value>(),
-                          false, false, /*is_module=*/true);
-  // Each round fixes one `with` clause (RewriteImportAttributeAt).
-  for (int round = 0;; ++round) {
+  // V8 10.2 reads import attributes only in their older spelling, with
+  // `assert` (import_attributes.h). A module that compiles as written is
+  // never rewritten; one that does not has all its `with` clauses rewritten
+  // at once and is compiled again. When nothing was rewritten, V8's error
+  // for the text as written stands.
+  {
     v8::TryCatch try_catch(isolate);
-    v8::Local<v8::String> source_text;
-    if (!MaybeV8String(isolate, text).ToLocal(&source_text)) {
-      ThrowSourceTooLong(isolate, url, text.size());
-      try_catch.ReThrow();  // (past this round's TryCatch)
-      return {};
-    }
-    v8::ScriptCompiler::Source compiler_source(source_text, origin);
     v8::Local<v8::Module> module;
-    if (v8::ScriptCompiler::CompileModule(isolate, &compiler_source).ToLocal(&module))
-      return module;
-    if (round >= 1000 || !try_catch.HasCaught() || try_catch.Message().IsEmpty() ||
-        !RewriteImportAttributeAt(&text, try_catch.Message()->GetStartPosition())) {
+    if (CompileModuleText(isolate, url, text).ToLocal(&module)) return module;
+    if (try_catch.HasTerminated() || RewriteImportAttributes(&text) == 0) {
       try_catch.ReThrow();
       return {};
     }
   }
+  return CompileModuleText(isolate, url, text);
 }
 
 namespace {
@@ -671,7 +638,7 @@ void ModuleLoader::FinishDynamicImport(v8::Local<v8::Promise::Resolver> resolver
     return;
   }
   v8::Local<v8::Module> module;
-  if (!Load(url.value(), type, std::nullopt, nullptr).ToLocal(&module)) {
+  if (!LoadGraph(url.value(), type, std::nullopt).ToLocal(&module)) {
     reject(try_catch.Exception());
     return;
   }

@@ -6,7 +6,9 @@
 // loader compiles the root, then every static import, depth first, resolving
 // specifiers against the importer's URL. InstantiateModule's resolve callback
 // then only looks modules up. Failures become JS exceptions naming the
-// specifier and the importer, with the import's line and column.
+// specifier and the importer, with the import's line and column; a failed
+// load leaves none of the modules it walked counted as loaded, so the next
+// import of any of them meets the failure again (or loads what is fixed).
 //
 // import() posts the load to the internal lane (a host completion) and
 // settles its promise when the imported module's evaluation settles.
@@ -19,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace hostloop::runtime {
 
@@ -61,10 +64,16 @@ class ModuleLoader {
     std::string where;     // "file:///x/main.mjs:3:8"
   };
 
+  // Loads the graph rooted at `url`: all of it, or (with an exception
+  // pending) nothing that counts as loaded.
+  v8::MaybeLocal<v8::Module> LoadGraph(const std::string& url, ModuleType type,
+                                       const std::optional<std::string>& source);
   // Compiles (or finds) the module at `url` and, recursively, its imports.
+  // Each record marked `dependencies_loaded` on the way is added to `marked`.
   v8::MaybeLocal<v8::Module> Load(const std::string& url, ModuleType type,
-                                  const std::optional<std::string>& source, const ImportSite* site);
-  v8::MaybeLocal<v8::Module> LoadDependencies(Record* record);
+                                  const std::optional<std::string>& source, const ImportSite* site,
+                                  std::vector<Record*>* marked);
+  v8::MaybeLocal<v8::Module> LoadDependencies(Record* record, std::vector<Record*>* marked);
   v8::MaybeLocal<v8::Module> Compile(const std::string& url, ModuleType type,
                                      const std::optional<std::string>& source,
                                      const ImportSite* site, v8::Local<v8::Value>* synthetic_value);
