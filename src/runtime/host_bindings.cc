@@ -342,8 +342,24 @@ void RunSchedulerToken(Runtime* runtime, const v8::Global<Value>* task) {
   runtime->CallAndReport(run, v8::Undefined(isolate), 1, argv);
 }
 
+// The loop's time as scheduler.js compares it: nanoseconds since the
+// runtime started, as a double (exact for 104 days; after that, rounding
+// never reverses the order of two times).
+double SchedulerTime(Runtime* runtime, loop::TimePoint time) {
+  return static_cast<double>((time - runtime->start_time()).count());
+}
+
+// schedulerNow() -> the loop clock now, in SchedulerTime units: a token is
+// due when this has reached its deadline.
+void SchedulerNow(const FunctionCallbackInfo<Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  info.GetReturnValue().Set(SchedulerTime(runtime, runtime->event_loop().looper()->Now()));
+}
+
 // postSchedulerToken(delayMs, task?): one ordered-lane entry for
-// scheduler.js (see there).
+// scheduler.js (see there). A token that brings a task writes its deadline
+// into task.due (SchedulerTime), so scheduler.js knows when the delay ends
+// by the same clock reading the lane uses.
 void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   Runtime* runtime = RuntimeOf(info);
   double delay_ms =
@@ -360,12 +376,24 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   }
   v8::Global<Value> task;
   if (brings_task) task.Reset(info.GetIsolate(), info[1]);
+  // A fresh clock reading: the delay is measured from this call.
+  const loop::TimePoint due = base::DueAfter(runtime->event_loop().looper()->Now(), delay);
+  if (brings_task) {
+    v8::Isolate* isolate = info.GetIsolate();
+    if (info[1]
+            .As<v8::Object>()
+            ->Set(isolate->GetCurrentContext(), V8Symbol(isolate, "due"),
+                  v8::Number::New(isolate, SchedulerTime(runtime, due)))
+            .IsNothing()) {
+      return;  // Nothing is scheduled; the exception propagates to scheduler.js.
+    }
+  }
   auto schedule = [&] {
-    return runtime->event_loop().ScheduleOrdered(
+    return runtime->event_loop().ScheduleOrderedAt(
         [runtime, task = std::move(task)] {
           RunSchedulerToken(runtime, task.IsEmpty() ? nullptr : &task);
         },
-        delay);
+        due);
   };
   loop::EventLoop::TimerId id = schedule();
   if (id == loop::TimerQueue::kInvalidId && runtime->timers().FlushCancels() > 0) {
@@ -502,6 +530,7 @@ const HostFunction kHostFunctions[] = {
     {"refLoop", RefLoop},
     {"unrefLoop", UnrefLoop},
     {"postSchedulerToken", PostSchedulerToken},
+    {"schedulerNow", SchedulerNow},
     {"getSchedulingState", GetSchedulingState},
     {"newSerializableDOMException", NewSerializableDOMException},
     {"serializableDOMExceptionParts", SerializableDOMExceptionParts},

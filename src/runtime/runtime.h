@@ -353,6 +353,9 @@ class Runtime {
   std::unordered_set<MessagePortHandle*>& port_handles() { return port_handles_; }
   // Milliseconds since the runtime started (performance.now()).
   double NowMs() const;
+  // The loop clock's reading when the runtime started: the origin of
+  // NowMs() and of scheduler.js's deadlines.
+  loop::TimePoint start_time() const { return start_time_; }
   // Home thread. An empty message for Serialize: a spent one handed back
   // by a port this runtime posted to (PortCore::Enqueue), or a new one.
   std::unique_ptr<SerializedMessage> TakeSpareMessage();

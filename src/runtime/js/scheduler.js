@@ -9,13 +9,21 @@
 // task that is due, which is how "among due tasks, higher priority first,
 // FIFO within one priority" holds. A token that finds nothing due (its task
 // was aborted) does nothing.
+//
+// A delayed task's token is due when its delay ends, and the task also waits
+// in a min-heap by (due, sequence). In the spec the task joins its queue the
+// moment its delay ends, in parallel with the event loop; here every token
+// first moves each task whose delay has ended out of the heap into its queue
+// (by the loop's clock, which also timed the tokens), so due delayed tasks
+// compete by priority, not by deadline. A task moved early still has its own
+// token pending (due already): one macrotask per task.
 
 const TypeError = global.TypeError;
 const ReflectApply = Reflect.apply;
 const PromiseCtor = Promise;
 const PromiseReject = Promise.reject.bind(Promise);
 const ArrayPrototypePush = Array.prototype.push;
-const ArrayPrototypeShift = Array.prototype.shift;
+const ArrayPrototypePop = Array.prototype.pop;
 const ArrayPrototypeIndexOf = Array.prototype.indexOf;
 const ArrayPrototypeSplice = Array.prototype.splice;
 const ObjectDefineProperty = Object.defineProperty;
@@ -29,10 +37,60 @@ const FinalizationRegistryPrototypeRegister =
 
 const kPriorities = ['user-blocking', 'user-visible', 'background'];
 
+// A FIFO of tasks or continuations: an array read from `head` on, so taking
+// the first entry is O(1) (Array.prototype.shift copies the whole array: n
+// queued tasks took O(n^2)). The consumed front is dropped once it is at
+// least half of the array, which keeps each entry's share of the copying
+// O(1). Aborts and priority changes, rarer, work on entries from `head` on.
+class EntryQueue {
+  constructor() {
+    this.entries = [];
+    this.head = 0;
+  }
+  get size() {
+    return this.entries.length - this.head;
+  }
+  push(entry) {
+    ReflectApply(ArrayPrototypePush, this.entries, [entry]);
+  }
+  // The first entry; the queue must not be empty.
+  shift() {
+    const entries = this.entries;
+    const entry = entries[this.head];
+    entries[this.head++] = undefined;  // the queue no longer holds it alive
+    if (this.head === entries.length) {
+      entries.length = 0;
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= entries.length) {
+      this.compact();
+    }
+    return entry;
+  }
+  compact() {
+    if (this.head > 0) ReflectApply(ArrayPrototypeSplice, this.entries, [0, this.head]);
+    this.head = 0;
+  }
+  // Takes an aborted entry out.
+  remove(entry) {
+    const index = ReflectApply(ArrayPrototypeIndexOf, this.entries, [entry, this.head]);
+    if (index >= 0) ReflectApply(ArrayPrototypeSplice, this.entries, [index, 1]);
+  }
+  // Puts `entry` at its place by enqueue order (the queue is sorted by it).
+  insertByEnqueueOrder(entry) {
+    const entries = this.entries;
+    let i = entries.length;
+    while (i > this.head && entries[i - 1].order > entry.order) i--;
+    ReflectApply(ArrayPrototypeSplice, entries, [i, 0, entry]);
+  }
+}
+
 // Run order: continuations (yield) before tasks of the same priority, and
 // every user-blocking entry before any user-visible one.
 // https://wicg.github.io/scheduling-apis/#scheduler-task-queues
-const queues = [[], [], [], [], [], []];  // [ub-cont, ub-task, uv-cont, uv-task, bg-cont, bg-task]
+// [ub-cont, ub-task, uv-cont, uv-task, bg-cont, bg-task]
+const queues = [
+  new EntryQueue(), new EntryQueue(), new EntryQueue(), new EntryQueue(), new EntryQueue(), new EntryQueue(),
+];
 // The index of a TaskPriority in kPriorities, -1 for anything else.
 const priorityIndex = (priority) =>
   priority === 'user-visible' ? 1 : priority === 'user-blocking' ? 0 : priority === 'background' ? 2 : -1;
@@ -261,12 +319,14 @@ function moveQueuedEntries(signal, previous, priority) {
   for (let kind = 0; kind < 2; kind++) {
     const from = queues[priorityIndex(previous) * 2 + kind];
     const to = queues[priorityIndex(priority) * 2 + kind];
-    for (let i = 0; i < from.length; i++) {
-      const entry = from[i];
+    from.compact();
+    const entries = from.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
       if (entry.signal === signal && entry.followsSignal) {
-        ReflectApply(ArrayPrototypeSplice, from, [i--, 1]);
+        ReflectApply(ArrayPrototypeSplice, entries, [i--, 1]);
         entry.priority = priority;
-        insertByEnqueueOrder(to, entry);
+        to.insertByEnqueueOrder(entry);
       }
     }
   }
@@ -310,12 +370,15 @@ function scheduleTask(callback, options, resolve, reject) {
   }
   const task = {
     callback, resolve, reject, priority, signal, followsSignal, queued: false, running: false, done: false,
-    abort: undefined, token: 0, order: 0,
+    abort: undefined, token: 0, order: 0, due: 0, sequence: 0, heapIndex: -1,
   };
   // The delayed token itself makes the task due; no second token. Posted
   // first: when the loop's queue is full it throws a RangeError (the
-  // promise rejects) before anything else is set up.
-  if (delay > 0) task.token = host.postSchedulerToken(delay, task);
+  // promise rejects) before anything else is set up. It sets task.due.
+  if (delay > 0) {
+    task.token = host.postSchedulerToken(delay, task);
+    if (task.token !== 0) addDelayed(task);
+  }
   if (signal !== undefined) {
     task.abort = () => {
       if (task.done) return;
@@ -327,11 +390,16 @@ function scheduleTask(callback, options, resolve, reject) {
         return;
       }
       if (task.queued) {
-        removeFromQueue(queues[priorityIndex(task.priority) * 2 + 1], task);
-      } else if (task.token !== 0) {
-        // Still in its delay: its token leaves the lane, and with it what
-        // kept the runtime alive for the rest of the delay (J3).
+        queues[priorityIndex(task.priority) * 2 + 1].remove(task);
+      } else if (task.heapIndex >= 0) {
+        removeDelayed(task);
+      }
+      if (task.token !== 0) {
+        // Still in its delay, or queued when it ended but before its token
+        // ran: the token leaves the lane (one macrotask per task), and with
+        // it what kept the runtime alive for the rest of the delay (J3).
         host.cancelSchedulerToken(task.token);
+        task.token = 0;
       }
       reject(signal.reason);
     };
@@ -350,35 +418,103 @@ let nextEnqueueOrder = 1;
 function enqueue(task) {
   task.queued = true;
   task.order = nextEnqueueOrder++;
-  ReflectApply(ArrayPrototypePush, queues[priorityIndex(task.priority) * 2 + 1], [task]);
+  queues[priorityIndex(task.priority) * 2 + 1].push(task);
 }
 
-// Takes an aborted task or continuation out of its queue.
-function removeFromQueue(queue, entry) {
-  const index = ReflectApply(ArrayPrototypeIndexOf, queue, [entry]);
-  if (index >= 0) ReflectApply(ArrayPrototypeSplice, queue, [index, 1]);
+// A delayed task that reaches its queue: the queue is chosen now, since a
+// signal's priority may have changed during the delay.
+function enqueueDelayed(task) {
+  if (task.followsSignal) task.priority = taskSignalState(task.signal).priority;
+  enqueue(task);
 }
 
-// Puts `task` into `queue` (sorted by enqueue order) at its place.
-function insertByEnqueueOrder(queue, task) {
-  let i = queue.length;
-  while (i > 0 && queue[i - 1].order > task.order) i--;
-  ReflectApply(ArrayPrototypeSplice, queue, [i, 0, task]);
+// Delayed tasks in their delay: a binary min-heap by (due, sequence), the
+// order of their tokens in the lane. `due` is the token's deadline as the
+// native side computed it (loop clock, nanoseconds since the runtime
+// started), `heapIndex` a task's place here (-1 once out).
+const delayed = [];
+let nextDelayedSequence = 1;
+
+function delayedBefore(a, b) {
+  return a.due < b.due || (a.due === b.due && a.sequence < b.sequence);
+}
+
+function placeDelayed(task, index) {
+  delayed[index] = task;
+  task.heapIndex = index;
+}
+
+function siftUpDelayed(task, index) {
+  while (index > 0) {
+    const parent = (index - 1) >> 1;
+    if (!delayedBefore(task, delayed[parent])) break;
+    placeDelayed(delayed[parent], index);
+    index = parent;
+  }
+  placeDelayed(task, index);
+}
+
+function siftDownDelayed(task, index) {
+  const length = delayed.length;
+  for (;;) {
+    let child = 2 * index + 1;
+    if (child >= length) break;
+    if (child + 1 < length && delayedBefore(delayed[child + 1], delayed[child])) child++;
+    if (!delayedBefore(delayed[child], task)) break;
+    placeDelayed(delayed[child], index);
+    index = child;
+  }
+  placeDelayed(task, index);
+}
+
+function addDelayed(task) {
+  task.sequence = nextDelayedSequence++;
+  ReflectApply(ArrayPrototypePush, delayed, [task]);
+  siftUpDelayed(task, delayed.length - 1);
+}
+
+// Takes `task` out of the heap (its delay ended, or it was aborted).
+function removeDelayed(task) {
+  const index = task.heapIndex;
+  task.heapIndex = -1;
+  const last = ReflectApply(ArrayPrototypePop, delayed, []);
+  if (last === task) return;
+  if (index > 0 && delayedBefore(last, delayed[(index - 1) >> 1])) {
+    siftUpDelayed(last, index);
+  } else {
+    siftDownDelayed(last, index);
+  }
+}
+
+// https://wicg.github.io/scheduling-apis/#schedule-a-posttask-task step
+// "run steps after a timeout": every delayed task whose delay has ended by
+// now joins its queue, in the order the delays ended.
+function enqueueEndedDelays() {
+  if (delayed.length === 0) return;
+  const now = host.schedulerNow();
+  while (delayed.length > 0 && delayed[0].due <= now) {
+    const task = delayed[0];
+    removeDelayed(task);
+    enqueueDelayed(task);
+  }
 }
 
 // Called by the native side for every token (a task of its own). A delayed
-// token brings its task along.
+// token brings its task along. Then the best entry runs: "select the next
+// scheduler task queue from all schedulers" sees every ended delay.
 internals.runSchedulerToken = function runSchedulerToken(delayedTask) {
-  if (delayedTask !== undefined && !delayedTask.done) {
-    // Its queue is chosen now: a signal's priority may have changed during
-    // the delay.
-    if (delayedTask.followsSignal) delayedTask.priority = taskSignalState(delayedTask.signal).priority;
-    enqueue(delayedTask);
+  if (delayedTask !== undefined) delayedTask.token = 0;
+  enqueueEndedDelays();
+  if (delayedTask !== undefined && delayedTask.heapIndex >= 0) {
+    // Its token ran, so its delay is over, whatever the clock read above
+    // said (both come from the loop's clock; this is only a safeguard).
+    removeDelayed(delayedTask);
+    enqueueDelayed(delayedTask);
   }
   for (let q = 0; q < queues.length; q++) {
     const queue = queues[q];
-    if (queue.length === 0) continue;
-    const entry = ReflectApply(ArrayPrototypeShift, queue, []);
+    if (queue.size === 0) continue;
+    const entry = queue.shift();
     if (entry.continuation) {
       if (entry.signal !== undefined) internals.removeAbortAlgorithm(entry.signal, entry.abort);
       entry.resolve();
@@ -472,12 +608,12 @@ class Scheduler {
       };
       if (signal !== undefined) {
         entry.abort = () => {
-          removeFromQueue(queues[priorityIndex(entry.priority) * 2], entry);
+          queues[priorityIndex(entry.priority) * 2].remove(entry);
           reject(signal.reason);
         };
         internals.addAbortAlgorithm(signal, entry.abort);
       }
-      ReflectApply(ArrayPrototypePush, queues[priorityIndex(priority) * 2], [entry]);
+      queues[priorityIndex(priority) * 2].push(entry);
       host.postSchedulerToken(0);
     });
   }
