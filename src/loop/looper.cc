@@ -387,6 +387,10 @@ void Looper::RunUntilIdle() {
     quit = remote_->quit_.exchange(false, std::memory_order_relaxed);
   } while (!quit && HasDueWork(Now()));
   running_ = false;
+  // As after Run() and Step(): a foreign loop that flushes with
+  // RunUntilIdle() between its Step()s still wakes for cross-thread posts
+  // (the pass left the waker disarmed).
+  HandWaitToForeignLoop();
 }
 
 bool Looper::Step() {
@@ -449,7 +453,11 @@ bool Looper::RunPass(PassMode mode) {
   RunSources(now);
   if (remote_->quit_.load(std::memory_order_relaxed)) return true;
 
-  // 4. Consumers.
+  // 4. Consumers. A Wake() is consumed here, before they look: one that
+  // lands after this (while a consumer runs, after it looked) stays set, so
+  // this pass does not sleep (step 5) and a Step() hands the foreign loop an
+  // fd that is readable at once (HandWaitToForeignLoop).
+  remote_->wake_requested_.exchange(false, std::memory_order_seq_cst);
   RunConsumers();
   if (remote_->quit_.load(std::memory_order_relaxed)) return true;
 
@@ -462,8 +470,9 @@ bool Looper::RunPass(PassMode mode) {
   remote_->waker_.Arm();
   TakeInbox();
   // A Wake() that came while this pass ran (after a consumer looked, say)
-  // found the waker disarmed: one more pass instead of a sleep (L8).
-  const bool woken = remote_->wake_requested_.exchange(false, std::memory_order_seq_cst);
+  // found the waker disarmed: one more pass instead of a sleep (L8). (Left
+  // set for that pass's consumers; a Step() hands it to the foreign loop.)
+  const bool woken = remote_->wake_requested_.load(std::memory_order_seq_cst);
   std::optional<TimePoint> deadline = NextDeadline();
   std::optional<Duration> timeout;
   if (mode != PassMode::kMayBlock || woken || remote_->quit_.load(std::memory_order_relaxed)) {

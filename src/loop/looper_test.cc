@@ -259,6 +259,69 @@ TEST(Looper, L10TheBackendFdIsArmedBeforeTheFirstStepAndAfterRun) {
   }
 }
 
+TEST(Looper, L10AWakeDuringAStepReachesTheForeignLoop) {
+  // A producer's Wake() lands while a consumer runs, after it looked (a
+  // handshake forces that moment). Run() passes again before sleeping (L8);
+  // a Step() must hand the foreign loop an fd that is readable at once and a
+  // zero timeout, or it sleeps with the item queued (poll(-1): for ever).
+  auto looper = MakeLooper();
+  std::mutex mutex;
+  int available = 0;
+  int consumed = 0;
+  bool produced = false;
+  Looper::ConsumerId id = 0;
+  id = looper->AddConsumer(
+      [&] {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          consumed += available;
+          available = 0;
+        }
+        if (consumed == 1) {
+          looper->RemoveConsumer(id);
+          return;
+        }
+        if (!produced) {
+          produced = true;
+          std::thread([&] {
+            {
+              std::lock_guard<std::mutex> lock(mutex);
+              available = 1;
+            }
+            looper->Wake();
+          }).join();
+        }
+      },
+      Liveness::kKeepsAlive);
+  ASSERT_TRUE(looper->Step());
+  EXPECT_TRUE(produced);
+  EXPECT_EQ(consumed, 0);
+  EXPECT_EQ(looper->NextTimeoutMs(), 0);
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  // Generous bound: readable at once; before the fix never (no deadline).
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1) << "the Wake() during the Step() was lost";
+  looper->Step();
+  EXPECT_EQ(consumed, 1);
+  // Consumed: no wakeup is left behind to spin on.
+  EXPECT_NE(looper->NextTimeoutMs(), 0);
+}
+
+TEST(Looper, L10TheBackendFdIsArmedAfterRunUntilIdle) {
+  // A foreign loop may flush due work with RunUntilIdle() between Step()s:
+  // a cross-thread post after it must still make the backend fd readable.
+  auto looper = MakeLooper();
+  looper->Step();
+  looper->Post([] {});
+  looper->RunUntilIdle();
+  bool ran = false;
+  std::thread([&, remote = looper->remote()] { remote->Post([&] { ran = true; }); }).join();
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  // Generous bound: readable at once; before the fix never.
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1) << "the post after RunUntilIdle() did not wake the fd";
+  looper->Step();
+  EXPECT_TRUE(ran);
+}
+
 TEST(Looper, L10WorkAddedBetweenStepsMakesTheBackendFdReadable) {
   // The application posts (or runs JS that sets a timer) from its own event
   // handlers, outside Step(): the foreign loop, watching only the fd, must
