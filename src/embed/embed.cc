@@ -196,6 +196,9 @@ std::unique_ptr<Runtime> Runtime::Create(Looper* looper, const Options& options,
     runtime_options.uncaught_errors = runtime::UncaughtErrorPolicy::kWarn;
     runtime_options.unhandled_rejections = runtime::RejectionPolicy::kWarn;
   }
+  // (Creating it makes its isolate current; whoever was current before, a
+  // native function of another runtime asking for this one, is again.)
+  runtime::Runtime::CallScope keep_current;
   base::Result<std::unique_ptr<runtime::Runtime>> created =
       runtime::Runtime::Create(looper, std::move(runtime_options));
   if (!created.ok()) {

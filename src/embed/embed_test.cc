@@ -429,6 +429,8 @@ TEST(EmbedDeathTest, RuntimeDestroyedFromItsOwnNativeFunctionChecks) {
 // from A's native function, then failing in A, was a SIGSEGV.
 hostloop::Runtime* g_other_runtime = nullptr;
 std::unique_ptr<hostloop::Runtime>* g_other_to_destroy = nullptr;
+hostloop::Looper* g_spawn_looper = nullptr;
+std::unique_ptr<hostloop::Runtime> g_spawned;
 
 TEST(Embed, ANativeFunctionCallingAnotherRuntimeLeavesItsOwnIsolateCurrent) {
   auto looper = std::move(hostloop::Looper::Create()).value();
@@ -451,6 +453,53 @@ TEST(Embed, ANativeFunctionCallingAnotherRuntimeLeavesItsOwnIsolateCurrent) {
   EXPECT_EQ(b, nullptr);
   g_other_runtime = nullptr;
   g_other_to_destroy = nullptr;
+}
+
+// Runtime::Create from a native function of another runtime: the new
+// isolate was left current, and the caller's next error was built in it (V8
+// fatal: "Cannot create a handle without a HandleScope", exit 133).
+TEST(Embed, ANativeFunctionCreatingARuntimeLeavesItsOwnIsolateCurrent) {
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> a = hostloop::Runtime::Create(looper.get());
+  g_spawn_looper = looper.get();
+  ASSERT_TRUE(a->EvaluateModule(
+      "import { spawn, fail } from 'hostloop:embed_test_cross';"
+      "spawn();"
+      "let caught = '';"
+      "try { fail(); } catch (e) { caught = e.message; }"
+      "if (caught !== 'a native function threw: no widgets') throw new Error(caught);",
+      "spawn.mjs"));
+  looper->Run();
+  EXPECT_EQ(a->exit_code(), 0);
+  ASSERT_NE(g_spawned, nullptr);
+  ASSERT_TRUE(g_spawned->EvaluateModule("if (1 + 1 !== 2) throw new Error('math');", "b.mjs"));
+  looper->Run();
+  EXPECT_EQ(g_spawned->exit_code(), 0);
+  g_spawned.reset();
+  g_spawn_looper = nullptr;
+}
+
+// A Looper with the application's own clock: a worker's Looper shares it
+// (it had the default one, and binding the worker's EventLoop, made with the
+// parent's clock, failed a CHECK: the process aborted at `new Worker`).
+TEST(Embed, AWorkerOfALooperWithItsOwnClockRuns) {
+  struct ForwardingClock : hostloop::base::TickClock {
+    hostloop::base::TimePoint Now() const override {
+      return hostloop::base::TickClock::Default()->Now();
+    }
+  };
+  static ForwardingClock clock;
+  hostloop::Looper::Options options;
+  options.clock = &clock;
+  auto looper = std::move(hostloop::Looper::Create(options)).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  ASSERT_TRUE(runtime->EvaluateModule(
+      "const w = new Worker('data:text/javascript,setTimeout(() => postMessage(42), 5)',"
+      "                     {type: 'module'});"
+      "w.onmessage = (e) => { hostloop.exitCode = e.data === 42 ? 7 : 8; w.terminate(); };",
+      "clock.mjs"));
+  looper->Run();
+  EXPECT_EQ(runtime->exit_code(), 7) << "the worker's message did not arrive";
 }
 
 TEST(Embed, CreateWithoutALooperIsRefusedWithAnError) {
@@ -523,6 +572,11 @@ int main(int argc, char** argv) {
            }},
           {"fail",
            [](const std::string&) -> std::string { throw std::runtime_error("no widgets"); }},
+          {"spawn",
+           [](const std::string&) {
+             g_spawned = hostloop::Runtime::Create(g_spawn_looper);
+             return std::string();
+           }},
       });
   hostloop::DefineJsonModule(
       "embed_test_huge",

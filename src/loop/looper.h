@@ -180,6 +180,10 @@ class Looper {
   using FdCallback = base::UniqueFunction<void(uint32_t events)>;
 
   struct Options {
+    // The loop's clock (tests inject a manual one). It is read from other
+    // threads too (cross-thread posts; the workers of runtimes on this
+    // Looper run on Loopers of their own with this clock), so it must be
+    // thread-safe and outlive them.
     const base::TickClock* clock = base::TickClock::Default();
     // Cross-thread posts allowed to wait for the home thread (in the inbox
     // and the queue together); beyond it LooperRemote::Post returns false.

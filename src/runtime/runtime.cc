@@ -733,6 +733,8 @@ Runtime::CallScope::CallScope(Runtime& runtime) : previous_(tls_entered_isolate)
   runtime.MakeCurrent();
 }
 
+Runtime::CallScope::CallScope() : previous_(tls_entered_isolate) {}
+
 Runtime::CallScope::~CallScope() {
   if (previous_ == nullptr || previous_ == tls_entered_isolate) return;
   if (std::find(tls_live_isolates.begin(), tls_live_isolates.end(), previous_) ==

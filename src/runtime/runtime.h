@@ -296,6 +296,10 @@ class Runtime {
   class CallScope {
    public:
     explicit CallScope(Runtime& runtime);
+    // Makes none current; only restores, when it ends, the isolate current
+    // now (around Runtime::Create, which makes the new isolate current: a
+    // native function of another runtime may be the one creating it).
+    CallScope();
     ~CallScope();
     CallScope(const CallScope&) = delete;
     CallScope& operator=(const CallScope&) = delete;

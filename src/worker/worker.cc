@@ -228,7 +228,12 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
 
   void Main() {
     current_ = this;
-    auto looper_result = loop::Looper::Create();
+    // The parent's clock (an embedder's own TickClock too): the worker's
+    // EventLoop was made with it, and it binds only to a Looper that shares
+    // it.
+    loop::Looper::Options looper_options;
+    looper_options.clock = params_.worker_loop->clock();
+    auto looper_result = loop::Looper::Create(looper_options);
     if (!looper_result.ok()) {
       NotifyExit();
       return;
