@@ -152,7 +152,9 @@ Runtime::~Runtime() {
     // frames still running in it: stop with a message instead of a crash
     // somewhere later.
     // (A native function V8 runs as a promise reaction has no JS frame
-    // under it: the runtime is then inside its microtask checkpoint.)
+    // under it: the runtime is then inside its microtask checkpoint. Nor
+    // has a native module's factory or an async job's completion: the
+    // runtime counts those calls.)
     impl_->CheckHomeThread();
     runtime::Runtime& home = *impl_->runtime;
     // Whoever was current before (a native function of another runtime
@@ -161,7 +163,7 @@ Runtime::~Runtime() {
     v8::Isolate* isolate = home.isolate();
     {
       v8::HandleScope scope(isolate);
-      CHECK_MSG(!home.in_checkpoint() &&
+      CHECK_MSG(!home.in_checkpoint() && !home.in_native_callback() &&
                     v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() == 0,
                 "hostloop::Runtime destroyed while its JavaScript runs (inside a native function "
                 "or a callback it calls): post the destruction to the Looper instead");

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "hostloop/hostloop.h"
+#include "runtime/native_module.h"
+#include "runtime/runtime.h"
 
 namespace {
 
@@ -405,6 +407,10 @@ TEST(EmbedDeathTest, RuntimeDestroyedFromItsOwnNativeFunctionChecks) {
       {"import { destroy } from 'hostloop:embed_test_destroy';"
        "setTimeout(() => { Promise.resolve(1).then(destroy); }, 1);",
        "destroy_reaction.mjs"},
+      // No JS frame under these two (a segfault inside the library before).
+      {"import 'hostloop:embed_test_destroy_in_factory';", "destroy_factory.mjs"},
+      {"import { job } from 'hostloop:embed_test_destroy_on_completion'; job();",
+       "destroy_completion.mjs"},
   };
   for (const auto& call : kCalls) {
     EXPECT_DEATH(
@@ -600,6 +606,27 @@ int main(int argc, char** argv) {
              return std::string();
            }},
       });
+  hostloop::DefineModule("embed_test_destroy_in_factory", [](v8::Local<v8::Context>) {
+    g_runtime_to_destroy->reset();
+    return v8::Local<v8::Object>();
+  });
+  hostloop::DefineModule("embed_test_destroy_on_completion", [](v8::Local<v8::Context> context) {
+    v8::Isolate* isolate = context->GetIsolate();
+    v8::Local<v8::Object> exports = v8::Object::New(isolate);
+    auto job = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+      auto* runtime = hostloop::runtime::Runtime::From(info.GetIsolate());
+      info.GetReturnValue().Set(hostloop::runtime::RunAsync<int>(
+          runtime, [] { return 1; },
+          [](hostloop::runtime::Runtime*, v8::Local<v8::Promise::Resolver>, int) {
+            g_runtime_to_destroy->reset();
+          }));
+    };
+    exports
+        ->Set(context, v8::String::NewFromUtf8Literal(isolate, "job"),
+              v8::Function::New(context, job).ToLocalChecked())
+        .Check();
+    return exports;
+  });
   hostloop::DefineModule("embed_test_empty",
                          [](v8::Local<v8::Context>) { return v8::Local<v8::Object>(); });
   hostloop::DefineModule("embed_test_throwing_getter", [](v8::Local<v8::Context> context) {

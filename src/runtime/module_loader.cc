@@ -423,6 +423,7 @@ v8::MaybeLocal<v8::Module> ModuleLoader::CompileBuiltin(const std::string& url,
   v8::Local<v8::Object> exports;
   {
     v8::TryCatch try_catch(isolate);
+    Runtime::NativeCallbackScope in_callback(runtime_);
     if (!it->second(context).ToLocal(&exports) &&
         (try_catch.HasCaught() || try_catch.HasTerminated())) {
       try_catch.ReThrow();

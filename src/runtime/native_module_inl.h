@@ -43,6 +43,7 @@ v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& comple
       v8::HandleScope scope(runtime->isolate());
       v8::Local<v8::Promise::Resolver> resolver = runtime->pending_promises().Take(job->id);
       if (resolver.IsEmpty() || runtime->stopping()) return;
+      Runtime::NativeCallbackScope in_callback(runtime);
       job->complete(runtime, resolver, *job->result);
     });
   });

@@ -286,6 +286,23 @@ class Runtime {
   // Whether this runtime is running its microtasks now (a native function
   // may be one of them, with no JS frame under it).
   bool in_checkpoint() const { return in_checkpoint_; }
+  // Whether the runtime is calling an embedder's native code with no JS
+  // frame under it (a native module's factory, an async job's completion):
+  // the runtime must not be destroyed from there (hostloop::Runtime's
+  // destructor checks).
+  bool in_native_callback() const { return native_callbacks_ > 0; }
+  class NativeCallbackScope {
+   public:
+    explicit NativeCallbackScope(Runtime* runtime) : runtime_(runtime) {
+      ++runtime_->native_callbacks_;
+    }
+    ~NativeCallbackScope() { --runtime_->native_callbacks_; }
+    NativeCallbackScope(const NativeCallbackScope&) = delete;
+    NativeCallbackScope& operator=(const NativeCallbackScope&) = delete;
+
+   private:
+    Runtime* const runtime_;
+  };
 
   // For a call into this runtime from outside its own entries (the
   // embedding API): makes it current for the scope, then makes current
@@ -424,6 +441,7 @@ class Runtime {
   int stop_deferrals_ = 0;
   std::optional<int> deferred_exit_code_;  // a Stop() that waits
   bool in_checkpoint_ = false;
+  int native_callbacks_ = 0;
   int exit_code_ = kExitOk;
   base::UniqueFunction<void(bool before)> output_hook_;
   loop::TimePoint start_time_;
