@@ -183,6 +183,27 @@ TEST(Embed, EachUnnamedEvaluateModuleRunsAndAReusedNameIsRefused) {
   EXPECT_STREQ(*text, "first,second,renamed");
 }
 
+// Several modules in one runtime: one whose top-level await can never
+// settle is exit code 13, named in the message, whichever order the others
+// settle in (any module settling set the runtime's state for all: exit 0).
+TEST(Embed, AnUnsettledModuleAmongSeveralIsExitCode13) {
+  for (bool stuck_first : {true, false}) {
+    auto looper = std::move(hostloop::Looper::Create()).value();
+    std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+    const char* stuck = "await new Promise(() => {});";
+    const char* settles = "await new Promise((resolve) => setTimeout(resolve, 20));";
+    ASSERT_TRUE(runtime->EvaluateModule(stuck_first ? stuck : settles, "first.mjs"));
+    ASSERT_TRUE(runtime->EvaluateModule(stuck_first ? settles : stuck, "second.mjs"));
+    ASSERT_TRUE(runtime->EvaluateModule("globalThis.third = true;", "third.mjs"));
+    looper->Run();
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(runtime->exit_code(), 13) << (stuck_first ? "stuck first" : "stuck second");
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(stuck_first ? "first.mjs" : "second.mjs"), std::string::npos) << err;
+    EXPECT_EQ(err.find(stuck_first ? "second.mjs" : "first.mjs"), std::string::npos) << err;
+  }
+}
+
 TEST(Embed, ExitCodeAskedBeforeTheLoopIsIdleDecidesNothing) {
   // exit_code() before Run() took the pending top-level await for one that
   // can never settle: it printed, and stuck at 13 after the await settled.

@@ -200,8 +200,6 @@ Runtime::~Runtime() {
     v8::HandleScope scope(isolate_);
     if (!context_.IsEmpty()) context()->Exit();
   }
-  main_promise_.Reset();
-  main_module_.Reset();
   message_port_template_.Reset();
   serializable_template_.Reset();
   dom_exception_prototype_.Reset();
@@ -281,7 +279,6 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
       return false;
     }
   }
-  main_module_.Reset(isolate_, module);
   // A module that loaded and instantiated has started: what is reported
   // while it evaluates (reportError, a listener that throws) is a runtime
   // error (an ErrorEvent for a worker's parent), not a failure to load.
@@ -290,7 +287,8 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
   {
     v8::TryCatch try_catch(isolate_);
     if (!module->Evaluate(context).ToLocal(&result)) {
-      main_state_ = MainState::kRejected;
+      // (Still pending while a module an embedder started before is.)
+      if (unsettled_modules_.empty()) main_state_ = MainState::kRejected;
       if (try_catch.HasCaught() && !try_catch.HasTerminated()) {
         ReportException(try_catch.Exception(), try_catch.Message());
       }
@@ -300,16 +298,37 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
     }
   }
   v8::Local<v8::Promise> promise = result.As<v8::Promise>();
-  main_promise_.Reset(isolate_, promise);
-  v8::Local<v8::External> self = v8::External::New(isolate_, this);
+  // An embedder may start several modules in one runtime: each is tracked
+  // until its top-level await settles, and the runtime's main state stays
+  // pending while any is (exit code 13 names them).
+  const uint32_t id = ++last_module_id_;
+  unsettled_modules_.push_back({id, url});
+  v8::Local<v8::Array> data = v8::Array::New(isolate_, 2);
+  data->Set(context, 0, v8::External::New(isolate_, this)).Check();
+  data->Set(context, 1, v8::Integer::NewFromUnsigned(isolate_, id)).Check();
+  static constexpr auto settled = [](const v8::FunctionCallbackInfo<v8::Value>& info, bool ok) {
+    v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
+    v8::Local<v8::Array> data = info.Data().As<v8::Array>();
+    auto* runtime =
+        static_cast<Runtime*>(data->Get(context, 0).ToLocalChecked().As<v8::External>()->Value());
+    const uint32_t id = data->Get(context, 1).ToLocalChecked()->Uint32Value(context).FromMaybe(0);
+    std::string url;
+    std::erase_if(runtime->unsettled_modules_, [&](const UnsettledModule& module) {
+      if (module.id != id) return false;
+      url = module.url;
+      return true;
+    });
+    if (runtime->unsettled_modules_.empty()) {
+      runtime->main_state_ = ok ? MainState::kFulfilled : MainState::kRejected;
+    }
+    return std::pair<Runtime*, std::string>(runtime, url);
+  };
   auto on_fulfilled = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-    Runtime* runtime = static_cast<Runtime*>(info.Data().As<v8::External>()->Value());
-    runtime->main_state_ = MainState::kFulfilled;
+    Runtime* runtime = settled(info, true).first;
     runtime->MainSettled(true);
   };
   auto on_rejected = [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-    Runtime* runtime = static_cast<Runtime*>(info.Data().As<v8::External>()->Value());
-    runtime->main_state_ = MainState::kRejected;
+    auto [runtime, url] = settled(info, false);
     v8::Isolate* isolate = info.GetIsolate();
     v8::Local<v8::Value> error = info[0];
     v8::Local<v8::Message> message = v8::Exception::CreateMessage(isolate, error);
@@ -321,15 +340,14 @@ bool Runtime::StartMainModule(const std::string& url, const std::optional<std::s
       // would name the internal helper running this reaction. The module,
       // at an unknown line (0), is what is known.
       v8::Local<v8::Context> context = runtime->context();
-      runtime->ReportExceptionAt(error,
-                                 StdString(isolate, UncaughtMessageText(context, error, message)),
-                                 runtime->base_url_, 0, 0);
+      runtime->ReportExceptionAt(
+          error, StdString(isolate, UncaughtMessageText(context, error, message)), url, 0, 0);
     }
     runtime->MainSettled(false);
   };
   // Fails only when execution is being terminated (a worker's terminate()
   // racing its start): then nothing more runs anyway.
-  if (!WhenSettled(promise, on_fulfilled, on_rejected, self)) return false;
+  if (!WhenSettled(promise, on_fulfilled, on_rejected, data)) return false;
   CheckpointUnlessNested();
   return true;
 }
@@ -405,12 +423,12 @@ void Runtime::CheckUnsettledMain() {
 bool Runtime::KnowsModule(const std::string& url) const { return modules_->Knows(url); }
 
 void Runtime::PrintUnsettledMain() {
-  v8::HandleScope scope(isolate_);
   std::string where;
-  v8::Local<v8::Module> module = main_module_.Get(isolate_);
-  std::string url = modules_->UrlOf(module);
-  base::Result<std::string> path = FileUrlToPath(url);
-  where = path.ok() ? path.value() : url;
+  for (const UnsettledModule& module : unsettled_modules_) {
+    base::Result<std::string> path = FileUrlToPath(module.url);
+    if (!where.empty()) where += ", ";
+    where += path.ok() ? path.value() : module.url;
+  }
   Print("error: top-level await never settled in " + where +
             ": the module awaits a promise that nothing left in the program can resolve\n",
         2);

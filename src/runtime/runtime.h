@@ -434,8 +434,14 @@ class Runtime {
   std::unique_ptr<RuntimeExtension> extensions_[static_cast<int>(ExtensionSlot::kCount)];
   std::string base_url_;
   MainState main_state_ = MainState::kNotStarted;
-  v8::Global<v8::Promise> main_promise_;
-  v8::Global<v8::Module> main_module_;
+  // Started modules whose top-level evaluation has not settled (the CLI and
+  // a worker start one; an embedder may start several).
+  struct UnsettledModule {
+    uint32_t id;
+    std::string url;
+  };
+  std::vector<UnsettledModule> unsettled_modules_;
+  uint32_t last_module_id_ = 0;
   bool stopping_ = false;
   std::shared_ptr<RemoteStop> remote_stop_ = std::make_shared<RemoteStop>();
   int stop_deferrals_ = 0;
