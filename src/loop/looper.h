@@ -82,7 +82,8 @@ class LooperRemote {
   // Thread-safe. Wakes the home thread if it sleeps (coalesced, L6). A
   // Wake() while the home thread is awake is not lost either: the pass
   // running then is followed by another one before the loop sleeps (a
-  // consumer that looked before the producer's data arrived looks again).
+  // consumer that looked before the producer's data arrived looks again;
+  // after a Step(), the backend fd is readable at once).
   void Wake() {
     wake_requested_.store(true, std::memory_order_seq_cst);
     waker_.Wake();
@@ -101,8 +102,9 @@ class LooperRemote {
 
  private:
   friend class Looper;
-  // Set by Wake(); the home thread takes it after arming the waker, so a
-  // Wake() it did not see as a signal is seen here.
+  // Set by Wake(); a pass clears it just before its consumers look and
+  // reads it again after arming the waker, so a Wake() it did not see as a
+  // signal is seen there.
   std::atomic<bool> wake_requested_{false};
   struct InboxEntry {
     TimePoint due;
@@ -276,7 +278,9 @@ class Looper {
   // Home thread. Runs passes until Quit() or until nothing keeps the loop
   // alive (no keep-alive entry, fd, ref or source).
   RunResult Run();
-  // Home thread. Runs passes without blocking until no work is due now.
+  // Home thread. Runs passes without blocking until no work is due now
+  // (a chain of tasks that each post the next keeps it going). Afterwards
+  // the backend fd works as after a Step().
   void RunUntilIdle();
   // Home thread. One non-blocking pass. Afterwards BackendFd() becomes
   // readable when work is due (cross-thread post, deadline, ready fd, and
