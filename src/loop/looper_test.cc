@@ -192,37 +192,48 @@ TEST(Looper, L3AHugeDelayWaitsInsteadOfOverflowingIntoThePast) {
 // consumer's own call, so the consumer looked before they existed; nothing
 // else is scheduled, so a lost wakeup leaves Run() asleep until the
 // watchdog (10 s, a bound that only a lost wakeup reaches) quits it.
-TEST(Looper, L8AWakeWhileTheLoopIsAwakeIsNotLost) {
-  auto looper = MakeLooper();
+// A consumer whose producer (another thread) makes one item available and
+// calls Wake() while the consumer's first call runs, after it looked. It
+// removes itself once it consumed the item.
+struct LateProducer {
   std::mutex mutex;
   int available = 0;
   int consumed = 0;
   bool produced = false;
-  std::atomic<bool> watchdog_fired{false};
   Looper::ConsumerId id = 0;
-  id = looper->AddConsumer(
-      [&] {
-        {
-          std::lock_guard<std::mutex> lock(mutex);
-          consumed += available;
-          available = 0;
-        }
-        if (consumed == 1) {
-          looper->RemoveConsumer(id);
-          return;
-        }
-        if (!produced) {
-          produced = true;
-          std::thread([&] {
-            {
-              std::lock_guard<std::mutex> lock(mutex);
-              available = 1;
-            }
-            looper->Wake();
-          }).join();
-        }
-      },
-      Liveness::kKeepsAlive);
+
+  void AddTo(Looper& looper) {
+    id = looper.AddConsumer(
+        [this, &looper] {
+          {
+            std::lock_guard<std::mutex> lock(mutex);
+            consumed += available;
+            available = 0;
+          }
+          if (consumed == 1) {
+            looper.RemoveConsumer(id);
+            return;
+          }
+          if (!produced) {
+            produced = true;
+            std::thread([this, &looper] {
+              {
+                std::lock_guard<std::mutex> lock(mutex);
+                available = 1;
+              }
+              looper.Wake();
+            }).join();
+          }
+        },
+        Liveness::kKeepsAlive);
+  }
+};
+
+TEST(Looper, L8AWakeWhileTheLoopIsAwakeIsNotLost) {
+  auto looper = MakeLooper();
+  LateProducer producer;
+  producer.AddTo(*looper);
+  std::atomic<bool> watchdog_fired{false};
   auto remote = looper->remote();
   std::promise<void> done;
   std::thread watchdog([&, future = done.get_future()] {
@@ -234,7 +245,7 @@ TEST(Looper, L8AWakeWhileTheLoopIsAwakeIsNotLost) {
   looper->Run();
   done.set_value();
   watchdog.join();
-  EXPECT_EQ(consumed, 1);
+  EXPECT_EQ(producer.consumed, 1);
   EXPECT_FALSE(watchdog_fired) << "the Wake() was lost: the loop slept until the watchdog";
 }
 
@@ -265,43 +276,17 @@ TEST(Looper, L10AWakeDuringAStepReachesTheForeignLoop) {
   // a Step() must hand the foreign loop an fd that is readable at once and a
   // zero timeout, or it sleeps with the item queued (poll(-1): for ever).
   auto looper = MakeLooper();
-  std::mutex mutex;
-  int available = 0;
-  int consumed = 0;
-  bool produced = false;
-  Looper::ConsumerId id = 0;
-  id = looper->AddConsumer(
-      [&] {
-        {
-          std::lock_guard<std::mutex> lock(mutex);
-          consumed += available;
-          available = 0;
-        }
-        if (consumed == 1) {
-          looper->RemoveConsumer(id);
-          return;
-        }
-        if (!produced) {
-          produced = true;
-          std::thread([&] {
-            {
-              std::lock_guard<std::mutex> lock(mutex);
-              available = 1;
-            }
-            looper->Wake();
-          }).join();
-        }
-      },
-      Liveness::kKeepsAlive);
+  LateProducer producer;
+  producer.AddTo(*looper);
   ASSERT_TRUE(looper->Step());
-  EXPECT_TRUE(produced);
-  EXPECT_EQ(consumed, 0);
+  EXPECT_TRUE(producer.produced);
+  EXPECT_EQ(producer.consumed, 0);
   EXPECT_EQ(looper->NextTimeoutMs(), 0);
   pollfd fd{looper->BackendFd(), POLLIN, 0};
   // Generous bound: readable at once; before the fix never (no deadline).
   ASSERT_EQ(::poll(&fd, 1, 10'000), 1) << "the Wake() during the Step() was lost";
   looper->Step();
-  EXPECT_EQ(consumed, 1);
+  EXPECT_EQ(producer.consumed, 1);
   // Consumed: no wakeup is left behind to spin on.
   EXPECT_NE(looper->NextTimeoutMs(), 0);
 }
