@@ -449,6 +449,28 @@ TEST(EmbedDeathTest, RuntimeDestroyedFromItsOwnNativeFunctionChecks) {
   EXPECT_EQ(runtime, nullptr);
 }
 
+// The Looper destroyed before a Runtime on it: the Looper's message, also
+// when the runtime had stopped (an uncaught error) and its EventLoop was
+// already shut down (the runtime then used the freed Looper, and said it
+// was used off its home thread).
+TEST(EmbedDeathTest, ALooperDestroyedBeforeItsRuntimeChecks) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const char* source : {"", "throw new Error('boom')"}) {
+    EXPECT_DEATH(
+        {
+          std::unique_ptr<hostloop::Runtime> runtime;
+          {
+            auto looper = std::move(hostloop::Looper::Create()).value();
+            runtime = hostloop::Runtime::Create(looper.get());
+            runtime->EvaluateModule(source);
+            looper->Run();
+          }
+        },
+        "destroy the runtimes created on a Looper before destroying the Looper")
+        << source;
+  }
+}
+
 // A native function of runtime A that calls runtime B's API (here B's
 // exit_code(), then a C++ exception in A) must find A's isolate current when
 // B's call returns: B's stayed current, and A's error was built in B's heap

@@ -116,6 +116,8 @@ void Looper::CheckHomeThread() const {
 Looper::~Looper() {
   CHECK(IsHomeThread());
   CHECK_MSG(!running_, "a Looper cannot be destroyed while it runs");
+  CHECK_MSG(dependents_ == 0,
+            "destroy the runtimes created on a Looper before destroying the Looper");
   CHECK_MSG(sources_.empty() || std::all_of(sources_.begin(), sources_.end(),
                                             [](LoopSource* s) { return s == nullptr; }),
             "shut down the EventLoops bound to a Looper before destroying it");

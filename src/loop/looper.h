@@ -313,6 +313,13 @@ class Looper {
 
   // ---- Lanes and observers (for EventLoop) -------------------------------
 
+  // Home thread. Whatever keeps a pointer to this Looper for its whole life
+  // (a Runtime) says so: the destructor then refuses to run while one is
+  // left, even one whose EventLoop was already shut down (a stopped runtime
+  // has no source here any more, and used the freed Looper at its end).
+  void AddDependent() { ++dependents_; }
+  void RemoveDependent() { --dependents_; }
+
   // Home thread. Registered sources are serviced in phase 3 of every pass.
   void AddSource(LoopSource* source);
   void RemoveSource(LoopSource* source);
@@ -411,6 +418,7 @@ class Looper {
   WatchId next_watch_id_ = 1;
   std::size_t keep_alive_watches_ = 0;
   std::vector<LoopSource*> sources_;
+  int dependents_ = 0;
   std::vector<EntryObserver*> observers_;
   struct Consumer {
     ConsumerId id;  // 0 once removed (compacted after the walk)

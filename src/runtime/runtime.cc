@@ -72,6 +72,7 @@ base::Result<std::unique_ptr<Runtime>> Runtime::Create(loop::Looper* looper,
 
 Runtime::Runtime(loop::Looper* looper, RuntimeOptions options)
     : looper_(looper), options_(std::move(options)) {
+  looper_->AddDependent();
   NoteRuntimeStarted();
 }
 
@@ -171,6 +172,7 @@ base::Result<void> Runtime::Initialize() {
 }
 
 Runtime::~Runtime() {
+  looper_->RemoveDependent();
   if (isolate_ != nullptr) MakeCurrent();
   // Extensions first (they terminate and join this runtime's workers), while
   // the isolate still works.
