@@ -7,7 +7,9 @@
 // BroadcastChannel's message, AbortSignal.timeout's abort, the global error
 // event of an uncaught error, unhandledrejection. An event that script
 // dispatches (dispatchEvent(), controller.abort(), reportError()) runs all
-// its listeners first: the microtasks wait for that script to end.
+// its listeners first: the microtasks wait for that script to end. The
+// microtasks run inside the earlier listener's call, so the next listener
+// sees what they did (stopImmediatePropagation(), removeEventListener()).
 // Expected: l5_checkpoint_between_listeners.stdout.
 
 const log = [];
@@ -69,6 +71,31 @@ await step('unhandledrejection', async () => {
   listenTwice(globalThis, 'unhandledrejection', 'rejection', true);
   Promise.reject(new Error('nobody handles this'));
   await sleep(20);
+});
+
+await step("a listener's microtasks act before the next listener runs", async () => {
+  // They run inside the previous listener's call (HTML), so the next one
+  // sees what they did: stopImmediatePropagation(), a removed listener.
+  const { port1, port2 } = new MessageChannel();
+  port2.addEventListener('message', (e) => {
+    log.push('stopper: listener');
+    queueMicrotask(() => e.stopImmediatePropagation());
+  });
+  port2.addEventListener('message', () => log.push('stopper: must not run'));
+  const channel = new MessageChannel();
+  const removed = () => log.push('remover: must not run');
+  channel.port2.addEventListener('message', () => {
+    log.push('remover: listener');
+    queueMicrotask(() => channel.port2.removeEventListener('message', removed));
+  });
+  channel.port2.addEventListener('message', removed);
+  port2.start();
+  channel.port2.start();
+  port1.postMessage('go');
+  channel.port1.postMessage('go');
+  await sleep(20);
+  port2.close();
+  channel.port2.close();
 });
 
 await step('events dispatched by script', async () => {

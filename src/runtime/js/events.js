@@ -529,8 +529,10 @@ function newEventState(type, bubbles, cancelable, composed, timeStamp) {
     stopPropagation: false,
     stopImmediatePropagation: false,
     // During a dispatch: 0 for one started by script (dispatchEvent()), else
-    // where "clean up after running a callback" stands (cleanUpAfterCallback).
+    // what "clean up after running a callback" does (cleanUpAfterCallback),
+    // and whether the last listener's is still to run.
     cleanup: 0,
+    cleanupPending: false,
     canceled: false,
     inPassiveListener: false,
     // Step 2: set the initialized flag.
@@ -1361,14 +1363,18 @@ function callEventListener(callback, event, thisArg) {
 // microtasks a listener queued run before the next listener, as in browsers.
 // An event script dispatches (dispatchEvent(), controller.abort(),
 // reportError()) has script below it: its microtasks wait for that script.
-// The stack is looked at once per dispatch, and only when a second listener
-// comes; the native side runs the whole checkpoint (rejections included).
-const kCleanupNoneCalled = 1;
-const kCleanupCalledOne = 2;
-const kCleanupCheckpoint = 3;
-const kCleanupScriptBelow = 4;
+// A listener's cleanup runs when the dispatch goes on (before the next
+// listener, or the next phase, looks at the event's flags, which the
+// microtasks may set), so the last listener's is left to the end of the task
+// and an event with one listener costs nothing more. The stack is looked at
+// once per dispatch; the native side runs the whole checkpoint (rejections
+// included).
+const kCleanupUnknown = 1;
+const kCleanupCheckpoint = 2;
+const kCleanupScriptBelow = 3;
 function cleanUpAfterCallback(state) {
-  if (state.cleanup === kCleanupCalledOne) {
+  state.cleanupPending = false;
+  if (state.cleanup === kCleanupUnknown) {
     state.cleanup = host.scriptOnStack() ? kCleanupScriptBelow : kCleanupCheckpoint;
   }
   if (state.cleanup === kCleanupCheckpoint) host.checkpoint();
@@ -1380,6 +1386,13 @@ function innerInvoke(event, state, listeners, phase, struct) {
   // which no event here has.
   // Step 2: listeners is already the clone taken by "invoke" step 5.
   for (let i = 0; i < listeners.length; i++) {
+    // The previous listener's call ends with "clean up after running a
+    // callback" (its microtasks may remove this listener, or stop the
+    // event: step 2.14 for that call).
+    if (state.cleanupPending) {
+      cleanUpAfterCallback(state);
+      if (state.stopImmediatePropagation) break;
+    }
     const listener = listeners[i];
     if (listener.removed) continue;
     // Step 2.1 (type check): the per-type list only holds this type.
@@ -1389,9 +1402,6 @@ function innerInvoke(event, state, listeners, phase, struct) {
     // Step 2.5.
     if (listener.once) removeAnEventListener(struct.state, listener);
     // Steps 2.6-2.8 (the Window's current event) do not apply: no Window.
-    // The previous listener's call ended with "clean up after running a
-    // callback".
-    if (state.cleanup >= kCleanupCalledOne) cleanUpAfterCallback(state);
     // Step 2.9.
     if (listener.passive) state.inPassiveListener = true;
     // Step 2.11: call the listener; an exception is reported, not propagated.
@@ -1400,7 +1410,7 @@ function innerInvoke(event, state, listeners, phase, struct) {
     } catch (error) {
       reportException(error);
     }
-    if (state.cleanup === kCleanupNoneCalled) state.cleanup = kCleanupCalledOne;
+    if (state.cleanup !== 0 && state.cleanup !== kCleanupScriptBelow) state.cleanupPending = true;
     // Step 2.12.
     state.inPassiveListener = false;
     // Step 2.14.
@@ -1416,6 +1426,8 @@ function invoke(struct, event, state, phase) {
   state.target = struct.shadowAdjustedTarget;
   // Step 2: relatedTarget and touch targets (always null / empty here).
   state.relatedTarget = struct.relatedTarget;
+  // (The last listener's cleanup, before this pass looks at the flags.)
+  if (state.cleanupPending) cleanUpAfterCallback(state);
   // Step 3.
   if (state.stopPropagation) return;
   // Step 4.
@@ -1493,6 +1505,7 @@ function dispatch(targetState, event, state) {
   } finally {
     // Steps 6-9.
     state.cleanup = 0;
+    state.cleanupPending = false;
     state.eventPhase = NONE;
     state.currentTarget = null;
     state.path = null;
@@ -2207,7 +2220,7 @@ function internalDispatch(target, event) {
   const state = peekEventState(event);
   if (state === undefined) throw new TypeErrorCtor('internals.dispatchEvent: event is not an Event');
   checkDispatchable(state);
-  state.cleanup = kCleanupNoneCalled;
+  state.cleanup = kCleanupUnknown;
   return dispatch(tstate, event, state);
 }
 
