@@ -92,12 +92,17 @@ void EventLoop::Bind(Looper* looper) {
     buffered.swap(buffered_ordered_);
   }
   looper_ = looper;
+  home_looper_.store(looper, std::memory_order_release);
   for (BufferedOrdered& entry : buffered) {
     looper_->Schedule(entry.due, std::move(entry.task), TimerQueue::Meta{owner_id_, true, 0});
   }
   looper_->AddSource(this);
   looper_->AddEntryObserver(this);
   bound_.store(true, std::memory_order_release);
+  // Internal entries posted before the bind are due: a foreign loop waiting
+  // on the backend fd between two Step()s must wake for them (a post would
+  // have signalled the waker; these were buffered).
+  if (NextDue() != TimePoint::max()) remote_->WakeForPost();
 }
 
 bool EventLoop::IsShutDown() {
@@ -302,8 +307,9 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
     base::MutexLock lock(mutex_);
     if (state_ == State::kShutDown) return false;
     if (state_ == State::kUnbound) {
-      buffered_ordered_.push_back(
-          BufferedOrdered{base::DueAfter(clock_->Now(), delay), std::move(task)});
+      // (A delay of zero or less is "now", as after the bind: posting order.)
+      buffered_ordered_.push_back(BufferedOrdered{
+          base::DueAfter(clock_->Now(), std::max(delay, Duration::zero())), std::move(task)});
       return true;
     }
   }

@@ -118,7 +118,12 @@ class EventLoop final : public LoopSource,
     DCHECK(IsHomeThread());
     return shut_down_;
   }
-  bool IsHomeThread() const { return looper_ != nullptr && looper_->IsHomeThread(); }
+  // Thread-safe (PostInternalAndWait asks from any thread, maybe while the
+  // home thread binds).
+  bool IsHomeThread() const {
+    Looper* looper = home_looper_.load(std::memory_order_acquire);
+    return looper != nullptr && looper->IsHomeThread();
+  }
 
   // LoopSource (called by the Looper).
   void RunDue(TimePoint now, const LaneBudget& budget) override;
@@ -181,6 +186,8 @@ class EventLoop final : public LoopSource,
 
   // Home-thread state.
   Looper* looper_ = nullptr;
+  // looper_ for IsHomeThread() on other threads.
+  std::atomic<Looper*> home_looper_{nullptr};
   bool shut_down_ = false;
   int64_t refs_ = 0;
   base::UniqueFunction<void()> hook_;

@@ -1,6 +1,7 @@
 #include "loop/event_loop.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
 
 #include <atomic>
 #include <chrono>
@@ -62,6 +63,56 @@ TEST(EventLoop, L2PostsBeforeBindAreKeptInOrderAndRunAfterBind) {
   looper->RunUntilIdle();
   EXPECT_EQ(log, (std::vector<std::string>{"ordered 1", "ordered 2", "internal 1", "internal 2"}));
   event_loop->Shutdown();
+}
+
+TEST(EventLoop, L2NegativeDelaysBeforeBindKeepPostingOrder) {
+  auto looper = MakeLooper();
+  auto loop = EventLoop::Create();
+  std::vector<std::string> log;
+  loop->PostOrdered([&] { log.push_back("A"); });
+  loop->PostOrdered([&] { log.push_back("B"); }, milliseconds(-1));
+  loop->PostOrdered([&] { log.push_back("C"); }, base::Duration::min());
+  loop->Bind(looper.get());
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"A", "B", "C"}));
+  loop->Shutdown();
+}
+
+TEST(EventLoop, L10ABindBetweenStepsWakesTheForeignLoopForBufferedEntries) {
+  auto looper = MakeLooper();
+  looper->Step();  // the foreign loop owns the wait now
+  auto loop = EventLoop::Create();
+  bool ran = false;
+  loop->PostInternal([&] { ran = true; });  // buffered (L2)
+  loop->Bind(looper.get());
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  // Generous bound: readable at once; before the fix never.
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  looper->Step();
+  EXPECT_TRUE(ran);
+  loop->Shutdown();
+}
+
+TEST(EventLoop, PostInternalAndWaitFromAnotherThreadRacingBind) {
+  // (For TSan: IsHomeThread() read the looper pointer Bind() writes.)
+  auto looper = MakeLooper();
+  auto loop = EventLoop::Create();
+  std::atomic<bool> go{false};
+  bool ran = false;
+  std::thread other([&] {
+    while (!go.load()) {
+    }
+    ran = loop->PostInternalAndWait([] {});
+    looper->remote()->Quit();
+  });
+  looper->Ref();  // until the other thread's Quit()
+  go = true;
+  loop->Bind(looper.get());
+  looper->Run();
+  looper->Unref();
+  other.join();
+  EXPECT_TRUE(ran);
+  loop->Shutdown();
 }
 
 TEST(EventLoop, L5EntryHookRunsAfterEveryEntryOfEveryLane) {

@@ -26,6 +26,7 @@ constexpr std::size_t kLargeInbox = 4096;
 
 // While work is due, how often the fds (and the wake eventfd) are polled.
 constexpr Duration kFdPollInterval = std::chrono::microseconds(250);
+constexpr int kFdPollPasses = 1024;
 
 // Deadlines may be TimePoint::min() ("due now"): compare before subtracting,
 // or the difference overflows.
@@ -38,6 +39,9 @@ Duration TimeUntil(TimePoint deadline, TimePoint now) {
 // ---- LooperRemote ----------------------------------------------------------
 
 bool LooperRemote::Post(Task task, Duration delay) {
+  // (An empty task would be accepted here and fail a CHECK on the home
+  // thread later, far from the call.)
+  CHECK_MSG(task, "LooperRemote::Post: an empty task");
   {
     base::MutexLock lock(mutex_);
     if (!closed_ && inbox_.size() + remote_in_queue_.load(std::memory_order_relaxed) < max_queued_) {
@@ -169,11 +173,14 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   // timers pending reads no clock.
   // (Tracing loop lag reads the clock too: the lag of a due-now post is
   // measured from its stamp, and an old one overstated it.)
+  // A cross-thread post still in the inbox may carry a deadline that passed
+  // meanwhile: it counts as pending.
   TimePoint due =
-      !queue_.empty() || trace_lag_
+      !queue_.empty() || trace_lag_ || remote_->inbox_nonempty_.load(std::memory_order_acquire)
           ? Now()
-          : std::max(pass_now_, TimePoint(Duration(
-                                    remote_->latest_stamp_ns_.load(std::memory_order_acquire))));
+          : std::max(
+                pass_now_,
+                TimePoint(Duration(remote_->latest_stamp_ns_.load(std::memory_order_acquire))));
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   if (meta.keeps_alive) ++due_now_keep_alive_;
   due_now_.push_back(DueNowEntry{due, sequence, meta, std::move(task)});
@@ -195,8 +202,10 @@ Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta
   }
   // The bound the application set counts pending entries only: a cleared
   // timer makes room at once.
-  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity ||
-      queue_.size() >= max_scheduled_) {
+  // (Cross-thread posts waiting in the queue are not the home thread's.)
+  const std::size_t remote_queued = remote_->remote_in_queue_.load(std::memory_order_relaxed);
+  const std::size_t own = queue_.size() - std::min(queue_.size(), remote_queued);
+  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity || own >= max_scheduled_) {
     return TimerQueue::kInvalidId;
   }
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
@@ -418,18 +427,29 @@ void Looper::HandWaitToForeignLoop() {
   remote_->waker_.set_sleep(EventfdWaker::Sleep::kEpoll);
   remote_->waker_.Arm();
   TakeInbox();
-  // (A Wake() the waker did not signal: the fd is readable at once.)
-  poller_.ArmDeadline(remote_->wake_requested_.load(std::memory_order_seq_cst)
-                          ? std::optional<TimePoint>(Now())
-                          : NextDeadline());
+  ArmForeignDeadline();
   handed_to_foreign_loop_ = true;
+}
+
+void Looper::ArmForeignDeadline() {
+  // (A Wake() the waker did not signal: the fd is readable at once.)
+  std::optional<TimePoint> deadline = remote_->wake_requested_.load(std::memory_order_seq_cst)
+                                          ? std::optional<TimePoint>(Now())
+                                          : NextDeadline();
+  // The timerfd counts CLOCK_MONOTONIC, the default clock's; an injected
+  // clock's time points mean nothing to it: the same distance from now.
+  if (deadline && clock_ != base::TickClock::Default()) {
+    deadline = base::TickClock::Default()->Now() + TimeUntil(*deadline, Now());
+  }
+  poller_.ArmDeadline(deadline);
 }
 
 void Looper::RearmForeignLoop() {
   // Between two Step()s the application may post, or run JS that sets
   // timers: the backend fd's deadline must cover that work too, or the
   // foreign loop sleeps past it (until an unrelated deadline, or forever).
-  poller_.ArmDeadline(NextDeadline());
+  // (A pending Wake() keeps it at once: re-arming resets the timerfd.)
+  ArmForeignDeadline();
 }
 
 bool Looper::RunPass(PassMode mode) {
@@ -491,12 +511,15 @@ bool Looper::RunPass(PassMode mode) {
   // than every kFdPollInterval: a chain of tasks that each post the next one
   // needs one pass per task, and a syscall per pass would double its cost,
   // while ready fds still wait at most that long (L4).
+  // (Also every kFdPollPasses passes: an injected clock that stands still
+  // must not starve the fds.)
   if (mode == PassMode::kMayBlock && timeout && *timeout == Duration::zero() &&
-      pass_now_ - last_fd_poll_ < kFdPollInterval) {
+      pass_now_ - last_fd_poll_ < kFdPollInterval && ++passes_since_fd_poll_ < kFdPollPasses) {
     remote_->waker_.Disarm();
     return true;
   }
   last_fd_poll_ = pass_now_;
+  passes_since_fd_poll_ = 0;
   if (futex_sleep) {
     SleepOnFutex(timeout);
     return true;
@@ -542,12 +565,12 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
     if (from_fifo) {
       DueNowEntry& entry = due_now_.front();
       owner = entry.meta.owner;
-      if (trace_lag_) RecordLag(Now() - entry.due);
+      if (trace_lag_) RecordLag(TimeUntil(Now(), entry.due));
       if (entry.meta.keeps_alive) --due_now_keep_alive_;
       task = std::move(entry.task);
       due_now_.pop_front();
     } else {
-      if (trace_lag_) RecordLag(Now() - queue_.TopDue());
+      if (trace_lag_) RecordLag(TimeUntil(Now(), queue_.TopDue()));
       owner = queue_.TopMeta().owner;
       if (queue_.TopMeta().flags & kFromAnotherThread) {
         remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);

@@ -370,6 +370,9 @@ class Looper {
   // A home-thread post while the wait is the foreign loop's: moves the
   // backend fd's deadline to cover it.
   void RearmForeignLoop();
+  // Arms the backend fd's timerfd for the next deadline (at once with a
+  // Wake() pending), in CLOCK_MONOTONIC terms.
+  void ArmForeignDeadline();
   // Step 6 without fds: sleeps on the waker's futex until woken or timed out.
   void SleepOnFutex(std::optional<Duration> timeout);
   void DispatchFd(WatchId id, uint32_t events);
@@ -407,6 +410,7 @@ class Looper {
   std::size_t due_now_keep_alive_ = 0;
   TimePoint pass_now_{};
   TimePoint last_fd_poll_{};
+  int passes_since_fd_poll_ = 0;
   std::unordered_map<WatchId, std::shared_ptr<Watch>> watches_;
   // Which watch an fd's epoll registration belongs to. A watch whose fd was
   // closed (the kernel dropped its registration) and whose number was reused

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <limits>
 #include <memory>
@@ -60,6 +61,80 @@ TEST(Looper, MaxScheduledBoundsTheHomeThreadsPendingEntries) {
   // Room again once one is cancelled (and its slot reclaimed).
   EXPECT_TRUE(looper->Cancel(ids.back()));
   EXPECT_NE(looper->Schedule(due, [] {}), TimerQueue::kInvalidId);
+}
+
+TEST(Looper, MaxScheduledCountsOnlyTheHomeThreadsEntries) {
+  // Cross-thread posts waiting in the queue are another thread's: they made
+  // the home thread's timers fail (a RangeError in JS).
+  Looper::Options options;
+  options.max_scheduled = 3;
+  auto looper = std::move(Looper::Create(options)).value();
+  std::thread([&] {
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(looper->remote()->Post([] {}, std::chrono::hours(1)));
+  }).join();
+  looper->Step();  // moves them into the queue
+  EXPECT_NE(looper->Schedule(looper->Now() + std::chrono::hours(1), [] {}), TimerQueue::kInvalidId);
+}
+
+TEST(Looper, AnEmptyTaskPostedFromAnotherThreadIsRefusedAtTheCall) {
+  auto looper = MakeLooper();
+  EXPECT_DEATH(std::thread([&] { looper->remote()->Post(Task()); }).join(),
+               "LooperRemote::Post: an empty task");
+}
+
+TEST(Looper, L3AHomePostDoesNotOvertakeAnOverdueCrossThreadPostStillInTheInbox) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  std::vector<std::string> log;
+  looper->Post([&] {
+    std::thread([&] {
+      looper->remote()->Post(Record(&log, "remote, due in 10 ms"), milliseconds(10));
+    }).join();
+    clock.Advance(milliseconds(20));  // this entry runs long: the remote post is overdue
+    looper->Post(Record(&log, "home post, made after"));
+  });
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"remote, due in 10 ms", "home post, made after"}));
+}
+
+TEST(Looper, L4FdsArePolledWhileALaneIsFloodedEvenWhenTheClockStandsStill) {
+  // The fd-poll throttle went by the (injected) clock alone: frozen, it
+  // never let the fds be polled again.
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  Pipe pipe;
+  bool seen = false;
+  auto watch = looper->WatchFd(pipe.fds[0], EPOLLIN, [&](uint32_t) {
+    pipe.Read();
+    seen = true;
+  });
+  ASSERT_TRUE(watch.ok());
+  long reposts = 0;
+  std::function<void()> repost = [&] {
+    if (++reposts == 2) pipe.Write();
+    if (seen || reposts == 1'000'000) {
+      looper->Quit();
+      return;
+    }
+    looper->Post([&] { repost(); });
+  };
+  looper->Post([&] { repost(); });
+  looper->Run();
+  looper->UnwatchFd(watch.value());
+  EXPECT_TRUE(seen);
+  EXPECT_LT(reposts, 10'000);
+}
+
+// (The overflow is undefined behaviour: the UBSan build of this test
+// failed on the old code.)
+TEST(Looper, TracedLagOfAnEntryDueAtTheStartOfTimeDoesNotOverflow) {
+  auto looper = MakeLooper();
+  looper->set_trace_lag(true);
+  bool ran = false;
+  looper->Schedule(TimePoint::min(), [&] { ran = true; });
+  looper->RunUntilIdle();
+  EXPECT_TRUE(ran);
+  EXPECT_GE(looper->stats().max_lag.count(), 0);
 }
 
 TEST(Looper, L1PostsFromAnyThreadRunOnTheHomeThread) {
@@ -289,6 +364,38 @@ TEST(Looper, L10AWakeDuringAStepReachesTheForeignLoop) {
   EXPECT_EQ(producer.consumed, 1);
   // Consumed: no wakeup is left behind to spin on.
   EXPECT_NE(looper->NextTimeoutMs(), 0);
+}
+
+TEST(Looper, L10AHomePostBetweenStepsKeepsAPendingWakeReadable) {
+  // Re-arming the timerfd for the post's deadline reset it: the Wake() the
+  // last Step() handed over waited for that deadline.
+  auto looper = MakeLooper();
+  LateProducer producer;
+  producer.AddTo(*looper);
+  ASSERT_TRUE(looper->Step());
+  looper->PostDelayed([] {}, std::chrono::hours(1));
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  // Generous bound: readable at once; before the fix only after an hour.
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  looper->Step();
+  EXPECT_EQ(producer.consumed, 1);
+}
+
+TEST(Looper, L10AnInjectedClockArmsTheBackendFdByDistance) {
+  // The timerfd counts CLOCK_MONOTONIC; an injected clock's time points
+  // were armed as if they were its: a clock behind CLOCK_MONOTONIC made the
+  // fd readable at once, for ever (a foreign loop spun until the deadline).
+  struct BehindClock final : base::TickClock {
+    TimePoint Now() const override {
+      return base::TickClock::Default()->Now() - std::chrono::minutes(10);
+    }
+  };
+  BehindClock clock;
+  auto looper = MakeLooper(&clock);
+  looper->PostDelayed([] {}, std::chrono::minutes(1));
+  looper->Step();
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  EXPECT_EQ(::poll(&fd, 1, 100), 0) << "readable with nothing due for an hour";
 }
 
 TEST(Looper, L10TheBackendFdIsArmedAfterRunUntilIdle) {
