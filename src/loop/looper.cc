@@ -565,12 +565,12 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
     if (from_fifo) {
       DueNowEntry& entry = due_now_.front();
       owner = entry.meta.owner;
-      if (trace_lag_) RecordLag(TimeUntil(Now(), entry.due));
+      if (trace_lag_) RecordLag(LagOf(entry.due));
       if (entry.meta.keeps_alive) --due_now_keep_alive_;
       task = std::move(entry.task);
       due_now_.pop_front();
     } else {
-      if (trace_lag_) RecordLag(TimeUntil(Now(), queue_.TopDue()));
+      if (trace_lag_) RecordLag(LagOf(queue_.TopDue()));
       owner = queue_.TopMeta().owner;
       if (queue_.TopMeta().flags & kFromAnotherThread) {
         remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);
@@ -599,6 +599,13 @@ void Looper::BeforeEntryOf(uint32_t owner) {
       return;
     }
   }
+}
+
+Duration Looper::LagOf(TimePoint due) {
+  // Nothing was due before the Looper existed: an entry due at
+  // TimePoint::min() ("due now") counts from then, and the difference
+  // cannot overflow.
+  return TimeUntil(Now(), std::max(due, created_at_));
 }
 
 void Looper::RecordLag(Duration lag) {

@@ -377,6 +377,8 @@ class Looper {
   void SleepOnFutex(std::optional<Duration> timeout);
   void DispatchFd(WatchId id, uint32_t events);
   bool HasDueWork(TimePoint now);
+  // How late an entry due at `due` starts now.
+  Duration LagOf(TimePoint due);
   void RecordLag(Duration lag);
   // LoopSource::BeforeEntry of the source whose entries carry `owner`.
   void BeforeEntryOf(uint32_t owner);
