@@ -701,13 +701,17 @@ void RemoteStop::Request(int exit_code) {
     if (runtime != nullptr) runtime->Stop(exit_code);
   });
   requested_.store(true, std::memory_order_relaxed);
-  // Stops JS even inside an endless loop. Terminated from inside the JS,
-  // at V8's next interrupt check: a TerminateExecution() from this thread
-  // could land as the home thread enters Module::Evaluate, before the
-  // module is on V8's evaluation stack, and V8 10.2 then fails a CHECK
+  TerminateFromAnotherThread(isolate_);
+}
+
+void TerminateFromAnotherThread(v8::Isolate* isolate) {
+  // Terminated from inside the JS, at V8's next interrupt check (an endless
+  // loop, Atomics.wait): a TerminateExecution() from another thread could
+  // land as the isolate's thread enters Module::Evaluate, before the module
+  // is on V8's evaluation stack, and V8 10.2 then fails a CHECK
   // (module->status() == kErrored) and stops the process.
-  isolate_->RequestInterrupt([](v8::Isolate* isolate, void*) { isolate->TerminateExecution(); },
-                             nullptr);
+  isolate->RequestInterrupt([](v8::Isolate* isolate, void*) { isolate->TerminateExecution(); },
+                            nullptr);
 }
 
 Runtime::StopDeferral::~StopDeferral() {

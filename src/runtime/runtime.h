@@ -126,6 +126,10 @@ class Runtime;
 // endless loop (the embedding API's RuntimeStopper). Shared by the runtime
 // and the handles given out: a request after the runtime is gone does
 // nothing.
+// Stops the JS running on `isolate`'s thread, called from any other thread
+// (RemoteStop, a worker's terminate()).
+void TerminateFromAnotherThread(v8::Isolate* isolate);
+
 class RemoteStop : public std::enable_shared_from_this<RemoteStop> {
  public:
   // Thread-safe. The running JavaScript is terminated, no entry of the

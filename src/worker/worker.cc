@@ -440,15 +440,8 @@ void WorkerHost::Terminate() {
   {
     base::MutexLock lock(shared_->mutex);
     shared_->terminate_requested = true;
-    // Stops JS even inside an endless loop (W4), or inside Atomics.wait. At
-    // V8's next interrupt check, as RemoteStop does: a TerminateExecution()
-    // from this thread could land as the worker enters Module::Evaluate, and
-    // V8 10.2 then fails a CHECK (module->status() == kErrored) and stops
-    // the whole process (js/w4_terminate, once in many runs).
-    if (shared_->isolate != nullptr) {
-      shared_->isolate->RequestInterrupt(
-          [](v8::Isolate* isolate, void*) { isolate->TerminateExecution(); }, nullptr);
-    }
+    // Stops JS even inside an endless loop (W4), or inside Atomics.wait.
+    if (shared_->isolate != nullptr) runtime::TerminateFromAnotherThread(shared_->isolate);
     if (shared_->looper) shared_->looper->Quit();
   }
   ReleaseParent();
