@@ -544,23 +544,26 @@ def pipe_load_and_save(hostloop: str) -> None:
     the loaded text included; a file that cannot be read is an error and the
     session goes on."""
     cwd = tempfile.mkdtemp(prefix="hostloop-repl-")
-    loaded = os.path.join(cwd, "load me.js")
-    saved = os.path.join(cwd, "session.js")
-    with open(loaded, "w", encoding="utf-8") as f:
-        f.write("const fromFile = 21;\nfunction twice(x) {\n  return 2 * x;\n}\ntwice(fromFile)\n")
-    result = run_piped(hostloop, [f".load {loaded}", "fromFile + 1", f".load {cwd}/missing.js",
-                                  f".save {saved}", "'after save'"])
-    check_clean_exit(result)
-    expect_in_order(result.out, ["42", "22", f"Session saved to: {saved}", "'after save'"], "stdout", result)
-    expect_in_order(result.err, [re.compile(r"^Failed to load: .*missing\.js: No such file or directory$", re.M)],
-                    "stderr", result)
-    with open(saved, encoding="utf-8") as f:
-        text = f.read()
-    for wanted in ("const fromFile = 21;", "return 2 * x;", "fromFile + 1\n"):
-        if wanted not in text:
-            raise Failure(f"the saved session lacks {wanted!r}:\n{text}")
-    if ".load" in text or ".save" in text:
-        raise Failure(f"the saved session contains REPL commands:\n{text}")
+    try:
+        loaded = os.path.join(cwd, "load me.js")
+        saved = os.path.join(cwd, "session.js")
+        with open(loaded, "w", encoding="utf-8") as f:
+            f.write("const fromFile = 21;\nfunction twice(x) {\n  return 2 * x;\n}\ntwice(fromFile)\n")
+        result = run_piped(hostloop, [f".load {loaded}", "fromFile + 1", f".load {cwd}/missing.js",
+                                      f".save {saved}", "'after save'"])
+        check_clean_exit(result)
+        expect_in_order(result.out, ["42", "22", f"Session saved to: {saved}", "'after save'"], "stdout", result)
+        expect_in_order(result.err, [re.compile(r"^Failed to load: .*missing\.js: No such file or directory$", re.M)],
+                        "stderr", result)
+        with open(saved, encoding="utf-8") as f:
+            text = f.read()
+        for wanted in ("const fromFile = 21;", "return 2 * x;", "fromFile + 1\n"):
+            if wanted not in text:
+                raise Failure(f"the saved session lacks {wanted!r}:\n{text}")
+        if ".load" in text or ".save" in text:
+            raise Failure(f"the saved session contains REPL commands:\n{text}")
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
 
 
 def pipe_commands_and_code(hostloop: str) -> None:
