@@ -20,25 +20,30 @@
 namespace hostloop::runtime {
 namespace {
 
-// Bytes of `view` (an ArrayBuffer, SharedArrayBuffer or view).
-bool BytesOf(v8::Local<v8::Value> value, const uint8_t** data, std::size_t* size) {
+// Bytes of `view` (an ArrayBuffer, SharedArrayBuffer or view); `*shared`
+// tells whether they are shared memory, which another thread may write
+// while they are read.
+bool BytesOf(v8::Local<v8::Value> value, const uint8_t** data, std::size_t* size, bool* shared) {
   if (value->IsArrayBufferView()) {
     v8::Local<v8::ArrayBufferView> view = value.As<v8::ArrayBufferView>();
     std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
     *data = static_cast<const uint8_t*>(store->Data()) + view->ByteOffset();
     *size = view->ByteLength();
+    *shared = store->IsShared();
     return true;
   }
   if (value->IsArrayBuffer()) {
     std::shared_ptr<v8::BackingStore> store = value.As<v8::ArrayBuffer>()->GetBackingStore();
     *data = static_cast<const uint8_t*>(store->Data());
     *size = store->ByteLength();
+    *shared = false;
     return true;
   }
   if (value->IsSharedArrayBuffer()) {
     std::shared_ptr<v8::BackingStore> store = value.As<v8::SharedArrayBuffer>()->GetBackingStore();
     *data = static_cast<const uint8_t*>(store->Data());
     *size = store->ByteLength();
+    *shared = true;
     return true;
   }
   return false;
@@ -180,9 +185,19 @@ void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   const uint8_t* data = nullptr;
   std::size_t size = 0;
-  if (info.Length() < 1 || !BytesOf(info[0], &data, &size)) {
+  bool shared = false;
+  if (info.Length() < 1 || !BytesOf(info[0], &data, &size, &shared)) {
     ThrowTypeError(isolate, "The provided value is not of type '(ArrayBuffer or ArrayBufferView)'");
     return;
+  }
+  // decode() works on "a copy of the bytes held by the buffer source": over
+  // shared memory another thread may write meanwhile, and V8's UTF-8 decoder
+  // reads its input twice (to size the string, then to fill it), so bytes
+  // that change in between made it write past the string (a segfault).
+  std::string copy;
+  if (shared) {
+    copy.assign(reinterpret_cast<const char*>(data), size);
+    data = reinterpret_cast<const uint8_t*>(copy.data());
   }
   bool fatal = info.Length() > 1 && info[1]->IsTrue();
   bool stream = info.Length() > 2 && info[2]->IsTrue();
