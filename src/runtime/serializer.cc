@@ -374,11 +374,20 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
     }
   }
   for (v8::Local<v8::Object> port : ports) {
-    if (!MessagePortHandle::FromObject(isolate, port)->core()) {
+    const std::shared_ptr<PortCore>& core = MessagePortHandle::FromObject(isolate, port)->core();
+    if (!core) {
       ThrowDataCloneError(
           isolate,
           V8String(isolate,
                    "A MessagePort in the transfer list was transferred during serialization."));
+      return nullptr;
+    }
+    // Closed (detached, as HTML's close() says) by a getter: refused as a
+    // port closed before the call is, not delivered dead.
+    if (core->closed()) {
+      ThrowDataCloneError(
+          isolate,
+          V8String(isolate, "A MessagePort in the transfer list was closed during serialization."));
       return nullptr;
     }
   }

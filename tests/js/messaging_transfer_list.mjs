@@ -149,3 +149,24 @@ await test('a port closed by a getter during serialization still posts to its fo
   assertEquals((await received).a, 'after-close');
   port2.close();
 });
+
+await test('a listed port closed by a getter during serialization: DataCloneError, nothing sent', async () => {
+  // HTML StructuredSerializeWithTransfer checks [[Detached]] of every
+  // transferable after serializing the value; close() sets it. (The port
+  // was transferred and arrived dead.)
+  const carrier = new MessageChannel();
+  let received = 0;
+  carrier.port2.onmessage = () => { received++; };
+  const closing = (port) => ({ get x() { port.close(); return 0; } });
+  const a = new MessageChannel();
+  assertDataCloneError(() => structuredClone(closing(a.port1), { transfer: [a.port1] }), 'structuredClone');
+  const b = new MessageChannel();
+  assertDataCloneError(() => carrier.port1.postMessage(closing(b.port1), [b.port1]), 'postMessage');
+  carrier.port1.postMessage('marker');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assertEquals(received, 1, 'only the marker message arrives');
+  a.port2.close();
+  b.port2.close();
+  carrier.port1.close();
+  carrier.port2.close();
+});
