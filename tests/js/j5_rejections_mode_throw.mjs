@@ -12,13 +12,16 @@ addEventListener('unhandledrejection', (event) => {
   if (event.reason === 'J5 cancel me') {
     canceled++;
     event.preventDefault();
+    // (Scheduled from here, not next to the rejection: a stall of more
+    // than the timer's 10 ms before the rejection's task was queued let
+    // the timer run first, "canceled so far 0", under load.)
+    setTimeout(() => {
+      console.log('J5 throw: canceled so far', canceled);
+      Promise.reject('J5 throw-mode reason');
+    }, 10);
   }
 });
 Promise.reject('J5 cancel me');
-setTimeout(() => {
-  console.log('J5 throw: canceled so far', canceled);
-  Promise.reject('J5 throw-mode reason');
-}, 10);
 // (Far later than the rejection's report, a task of its own, however loaded
 // the machine: under load a 60 ms timer was once due first.)
 setTimeout(() => console.log('J5 throw: must not run'), 5000);

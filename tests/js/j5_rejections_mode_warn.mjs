@@ -8,15 +8,22 @@
 
 const seen = [];
 const finish = () => console.log('J5 warn: still running;', seen.join(', '));
-addEventListener('unhandledrejection', (event) => seen.push(`unhandled:${event.reason.message}`));
+// (Each step is scheduled from the event before it, not by a fixed delay
+// from the start: a stall under load must not reorder them.)
+addEventListener('unhandledrejection', (event) => {
+  seen.push(`unhandled:${event.reason.message}`);
+  if (event.reason.message === 'J5 warn first') {
+    setTimeout(() => {
+      Promise.reject(new TypeError('J5 warn second'));
+    }, 5);
+  } else {
+    setTimeout(() => {
+      first.catch(() => {});
+    }, 5);
+  }
+});
 addEventListener('rejectionhandled', (event) => {
   seen.push(`handled:${event.reason.message}`);
   setTimeout(finish, 10);
 });
 const first = Promise.reject(new Error('J5 warn first'));
-setTimeout(() => {
-  Promise.reject(new TypeError('J5 warn second'));
-}, 5);
-setTimeout(() => {
-  first.catch(() => {});
-}, 20);
