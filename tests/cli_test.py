@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -147,6 +148,34 @@ def sparse_files_setup(directory: str, case: Case) -> Case:
             f.write(b"HELLO")
             f.truncate(size)
     return case
+
+
+def fifos_setup(*names: str, writes: Optional[dict] = None) -> Callable[[str, Case], Case]:
+    """The named files are FIFOs. Nobody writes them, except those in
+    `writes` (name -> text): a thread opens each of those (which waits for
+    the reader) and writes it in two parts, a little apart."""
+    def setup(directory: str, case: Case) -> Case:
+        for name in names:
+            os.mkfifo(os.path.join(directory, name))
+        for name, text in (writes or {}).items():
+            def write(path: str = os.path.join(directory, name), text: str = text) -> None:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text[:len(text) // 2])
+                    f.flush()
+                    threading.Event().wait(0.2)
+                    f.write(text[len(text) // 2:])
+            threading.Thread(target=write, daemon=True).start()
+        return case
+    return setup
+
+
+# A worker whose script is w.mjs (or w.js), terminated 100 ms after it is
+# made; nothing reaches its error listener.
+TERMINATE_LOADING_WORKER = """\
+const w = new Worker(new URL('./{script}', import.meta.url){options});
+w.onerror = () => console.log('error event');
+setTimeout(() => {{ w.terminate(); console.log('terminated'); }}, 100);
+"""
 
 
 # ---------------------------------------------------------------------------
@@ -293,6 +322,50 @@ CASES = [
                 "throw Symbol('s')"],
          exit=1, stdout_exact="{url}/[eval] 0\n", stderr=["Uncaught Symbol(s)"],
          stderr_absent=["hostloop:internal"]),
+
+    # ---- scripts that are FIFOs (their reads wait for a writer) ----------------------
+    # A worker waiting for its script ended only at the writer's whim:
+    # terminate() left its thread in read(), and the exit that joins it hung.
+    Case("a worker whose module script is a FIFO nobody writes ends at terminate()", ["main.mjs"],
+         files={"main.mjs": TERMINATE_LOADING_WORKER.format(script="w.mjs", options=", {type: 'module'}")},
+         setup=fifos_setup("w.mjs"), timeout=30, stdout_exact="terminated\n", stderr_exact=""),
+    Case("a worker whose classic script is a FIFO nobody writes ends at terminate()", ["main.mjs"],
+         files={"main.mjs": TERMINATE_LOADING_WORKER.format(script="w.js", options="")},
+         setup=fifos_setup("w.js"), timeout=30, stdout_exact="terminated\n", stderr_exact=""),
+    Case("a worker importing a FIFO nobody writes ends at terminate()", ["main.mjs"],
+         files={"main.mjs": TERMINATE_LOADING_WORKER.format(script="w.mjs", options=", {type: 'module'}"),
+                "w.mjs": "import './fifo.mjs';\n"},
+         setup=fifos_setup("fifo.mjs"), timeout=30, stdout_exact="terminated\n", stderr_exact=""),
+    Case("a worker in import() of a FIFO nobody writes ends at terminate()", ["main.mjs"],
+         files={"main.mjs": TERMINATE_LOADING_WORKER.format(script="w.mjs", options=", {type: 'module'}"),
+                "w.mjs": "await import('./fifo.mjs');\n"},
+         setup=fifos_setup("fifo.mjs"), timeout=30, stdout_exact="terminated\n", stderr_exact=""),
+    Case("a worker in importScripts() of a FIFO nobody writes ends at terminate()", ["main.mjs"],
+         files={"main.mjs": TERMINATE_LOADING_WORKER.format(script="w.js", options=""),
+                "w.js": "importScripts('./fifo.js');\n"},
+         setup=fifos_setup("fifo.js"), timeout=30, stdout_exact="terminated\n", stderr_exact=""),
+    Case("hostloop.exit() ends a program whose worker waits for a FIFO script", ["main.mjs"],
+         files={"main.mjs": "new Worker(new URL('./w.mjs', import.meta.url), {type: 'module'});\n"
+                            "setTimeout(() => hostloop.exit(3), 100);\n"},
+         setup=fifos_setup("w.mjs"), timeout=30, exit=3, stdout_exact="", stderr_exact=""),
+    Case("an uncaught error ends a program whose worker waits for a FIFO script", ["main.mjs"],
+         files={"main.mjs": "new Worker(new URL('./w.mjs', import.meta.url), {type: 'module'});\n"
+                            "setTimeout(() => { throw new Error('main failed'); }, 100);\n"},
+         setup=fifos_setup("w.mjs"), timeout=30, exit=1, stderr=["Uncaught Error: main failed"]),
+    Case("a worker reads its FIFO script and module as a writer writes them", ["main.mjs"],
+         files={"main.mjs": "const w = new Worker(new URL('./w.mjs', import.meta.url), {type: 'module'});\n"
+                            "w.onmessage = (e) => { console.log(e.data); w.terminate(); };\n"},
+         setup=fifos_setup("w.mjs", "dep.mjs", writes={
+             "w.mjs": "import { part } from './dep.mjs';\npostMessage('worker read ' + part);\n",
+             "dep.mjs": "export const part = 'both FIFOs';\n"}),
+         timeout=30, stdout_exact="worker read both FIFOs\n", stderr_exact=""),
+    Case("a main module that is a FIFO is read as its writer writes it", ["main.mjs"],
+         setup=fifos_setup("main.mjs", writes={"main.mjs": "console.log('main from a FIFO');\n"}),
+         timeout=30, stdout_exact="main from a FIFO\n", stderr_exact=""),
+    # What `hostloop <(echo ...)` passes: /dev/fd/63, a pipe.
+    Case("a main module read from a pipe (/dev/stdin)", ["/dev/stdin"],
+         stdin=b"console.log('main from a pipe');\n", timeout=30,
+         stdout_exact="main from a pipe\n", stderr_exact=""),
 
     # ---- syntax errors ---------------------------------------------------------------
     Case("a syntax error: path:line:col, the source line, a caret, SyntaxError", ["syntax.mjs"],

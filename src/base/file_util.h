@@ -8,8 +8,13 @@
 
 namespace hostloop::base {
 
+class ReadCanceller;
+
 // The file's bytes; Error::code is the errno (ENOENT, EACCES, EISDIR, ...).
-Result<std::string> ReadFileToString(const std::string& path);
+// A file that is not a regular one (a FIFO, a pipe named by /dev/fd/N, a
+// terminal) is read until its writers are gone, which may take forever:
+// `canceller`, if given, ends the wait from another thread (ECANCELED).
+Result<std::string> ReadFileToString(const std::string& path, ReadCanceller* canceller = nullptr);
 // All that can be read from `fd` until end of file (a pipe, stdin); errors
 // name `what`.
 Result<std::string> ReadFdToString(int fd, const std::string& what);

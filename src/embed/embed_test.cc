@@ -1,5 +1,7 @@
 // The embedding API (include/hostloop/hostloop.h) as an application uses it.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <v8.h>
 
 #include <atomic>
@@ -361,6 +363,27 @@ TEST(Embed, RuntimeStopperRacingEvaluateModuleStopsTheRuntime) {
     ASSERT_TRUE(runtime->stopped()) << "round " << round;
     ASSERT_EQ(runtime->exit_code(), 10) << "round " << round;
   }
+}
+
+TEST(Embed, RuntimeStopperEndsTheReadOfAFifoModuleNobodyWrites) {
+  // A FIFO waits in read() for a writer, outside JS: the stop must end the
+  // wait too, or the home thread stays in EvaluateModule for ever.
+  char directory[] = "/tmp/hostloop-embed-XXXXXX";
+  ASSERT_NE(::mkdtemp(directory), nullptr);
+  const std::string fifo = std::string(directory) + "/fifo.mjs";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto looper = std::move(hostloop::Looper::Create()).value();
+  std::unique_ptr<hostloop::Runtime> runtime = hostloop::Runtime::Create(looper.get());
+  hostloop::RuntimeStopper stopper = runtime->stopper();
+  // Before the read or during it: either way it ends.
+  std::thread watchdog([stopper] { stopper.Stop(4); });
+  runtime->EvaluateModule("import 'file://" + fifo + "';");
+  looper->Run();
+  watchdog.join();
+  EXPECT_TRUE(runtime->stopped());
+  EXPECT_EQ(runtime->exit_code(), 4);
+  ::unlink(fifo.c_str());
+  ::rmdir(directory);
 }
 
 TEST(Embed, RuntimeStopperStopsAnIdleRuntime) {

@@ -320,7 +320,8 @@ v8::MaybeLocal<v8::Module> ModuleLoader::Compile(const std::string& url, ModuleT
           MakeLoadError(isolate, path.error().message + imported_from, where, true));
       return {};
     }
-    base::Result<std::string> contents = base::ReadFileToString(path.value());
+    base::Result<std::string> contents =
+        base::ReadFileToString(path.value(), runtime_->read_canceller());
     if (!contents.ok()) {
       std::string message = contents.error().code == ENOENT
                                 ? "Cannot find module '" + path.value() + "'" + imported_from

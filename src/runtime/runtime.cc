@@ -72,6 +72,7 @@ base::Result<std::unique_ptr<Runtime>> Runtime::Create(loop::Looper* looper,
 
 Runtime::Runtime(loop::Looper* looper, RuntimeOptions options)
     : looper_(looper), options_(std::move(options)) {
+  if (!options_.read_canceller) options_.read_canceller = std::make_shared<base::ReadCanceller>();
   looper_->AddDependent();
   NoteRuntimeStarted();
 }
@@ -96,6 +97,7 @@ base::Result<void> Runtime::Initialize() {
     remote_stop_->runtime_ = this;
     remote_stop_->isolate_ = isolate_;
     remote_stop_->looper_ = looper_->remote();
+    remote_stop_->reads_ = options_.read_canceller;
   }
   v8::Isolate::CreateParams params;
   // Shared with every backing store the isolate allocates: a buffer may
@@ -363,7 +365,8 @@ namespace {
 // A classic script's text: a file's, or a data: URL's body (HTML checks the
 // MIME type of classic worker scripts for HTTP(S) responses only). Errors
 // name the path or the URL.
-base::Result<std::string> ReadClassicScript(const std::string& url) {
+base::Result<std::string> ReadClassicScript(const std::string& url,
+                                            base::ReadCanceller* canceller) {
   if (IsDataUrl(url)) {
     base::Result<DataUrlContents> contents = ProcessDataUrl(url);
     if (!contents.ok()) return base::Error{0, url + ": " + contents.error().message};
@@ -371,14 +374,14 @@ base::Result<std::string> ReadClassicScript(const std::string& url) {
   }
   base::Result<std::string> path = FileUrlToPath(url);
   if (!path.ok()) return path.error();
-  return base::ReadFileToString(path.value());
+  return base::ReadFileToString(path.value(), canceller);
 }
 
 }  // namespace
 
 bool Runtime::RunClassicScript(const std::string& url, bool is_main) {
   v8::Local<v8::Context> context = this->context();
-  base::Result<std::string> text = ReadClassicScript(url);
+  base::Result<std::string> text = ReadClassicScript(url, read_canceller());
   if (!text.ok()) {
     ThrowDOMException(isolate_, V8String(isolate_, "Cannot load script: " + text.error().message),
                       "NetworkError");
@@ -702,6 +705,7 @@ void RemoteStop::Request(int exit_code) {
   });
   requested_.store(true, std::memory_order_relaxed);
   TerminateFromAnotherThread(isolate_);
+  reads_->Cancel();
 }
 
 void TerminateFromAnotherThread(v8::Isolate* isolate) {

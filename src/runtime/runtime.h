@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/read_canceller.h"
 #include "base/result.h"
 #include "base/thread_annotations.h"
 #include "loop/event_loop.h"
@@ -112,6 +113,10 @@ struct RuntimeOptions {
   // prompt (see Runtime::forwards_output). Called on the runtime's thread;
   // false when the text could not be taken (the runtime then writes it).
   std::function<bool(std::string_view text, int stream)> forward_output;
+  // Ends the runtime's waits for a module or script file that is a pipe or
+  // a FIFO (see Runtime::read_canceller); null: the runtime makes its own.
+  // A worker's is made by its parent, whose terminate() cancels it.
+  std::shared_ptr<base::ReadCanceller> read_canceller;
 };
 
 // Process exit codes (README "Exit codes").
@@ -148,6 +153,8 @@ class RemoteStop : public std::enable_shared_from_this<RemoteStop> {
   Runtime* runtime_ GUARDED_BY(mutex_) = nullptr;
   v8::Isolate* isolate_ GUARDED_BY(mutex_) = nullptr;
   std::shared_ptr<loop::LooperRemote> looper_ GUARDED_BY(mutex_);
+  // A stopped runtime's reads of pipes end too (they wait outside JS).
+  std::shared_ptr<base::ReadCanceller> reads_ GUARDED_BY(mutex_);
 };
 
 class Runtime {
@@ -360,6 +367,10 @@ class Runtime {
   RejectionTracker& rejections() const { return *rejections_; }
   PendingPromises& pending_promises() const { return *pending_promises_; }
   const RuntimeOptions& options() const { return options_; }
+  // What the runtime's module and script reads wait with: cancelled, a read
+  // of a FIFO that nobody writes ends (ECANCELED) instead of holding the
+  // thread. Home thread only; the canceller itself is thread-safe.
+  base::ReadCanceller* read_canceller() const { return options_.read_canceller.get(); }
   // The object shared by the internal JS files (runtime/js/*.js).
   v8::Local<v8::Object> internals() const { return internals_.Get(isolate_); }
   // internals[name] if it is a function. `name` must be a string literal

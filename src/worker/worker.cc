@@ -245,6 +245,7 @@ class WorkerThread final : public runtime::RuntimeDelegate, public runtime::Port
     options.event_loop = params_.worker_loop;
     options.delegate = this;
     options.worker = params_.info;
+    options.read_canceller = params_.shared->reads;
     if (params_.forward_output) {
       // Written by the parent, on its thread, in the order posted; once the
       // parent's loop is gone the worker writes for itself.
@@ -394,6 +395,7 @@ void WorkerHost::Start(const std::string& url, const runtime::WorkerInfo& info) 
   params.parent_options.event_loop.reset();
   params.parent_options.delegate = nullptr;
   params.parent_options.forward_output = nullptr;
+  params.parent_options.read_canceller.reset();
   thread_ = std::make_unique<WorkerThread>(std::move(params));
   // A live worker keeps its parent alive (J3).
   parent_->event_loop().Ref();
@@ -444,6 +446,8 @@ void WorkerHost::Terminate() {
     if (shared_->isolate != nullptr) runtime::TerminateFromAnotherThread(shared_->isolate);
     if (shared_->looper) shared_->looper->Quit();
   }
+  // Stops a wait in the loading of its script or modules, outside JS.
+  shared_->reads->Cancel();
   ReleaseParent();
 }
 

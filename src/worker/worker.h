@@ -31,6 +31,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/read_canceller.h"
 #include "base/thread_annotations.h"
 #include "loop/event_loop.h"
 #include "loop/looper.h"
@@ -64,6 +65,9 @@ struct WorkerShared {
   v8::Isolate* isolate GUARDED_BY(mutex) = nullptr;
   std::shared_ptr<loop::LooperRemote> looper GUARDED_BY(mutex);
   bool terminate_requested GUARDED_BY(mutex) = false;
+  // The worker runtime's reads of its script and modules: a FIFO that nobody
+  // writes would hold its thread, and the parent joining it, forever.
+  const std::shared_ptr<base::ReadCanceller> reads = std::make_shared<base::ReadCanceller>();
 };
 
 class WorkerThread;
