@@ -325,11 +325,6 @@ void TimerFlushCancels(const FunctionCallbackInfo<Value>& info) {
   RuntimeOf(info)->timers().FlushCancels();
 }
 
-// refLoop() / unrefLoop(): something JS-side keeps the runtime alive (J3).
-void RefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_loop().Ref(); }
-
-void UnrefLoop(const FunctionCallbackInfo<Value>& info) { RuntimeOf(info)->event_loop().Unref(); }
-
 // Runs one scheduler token: internals.runSchedulerToken(task), where `task`
 // is the delayed task the token brings, or undefined.
 void RunSchedulerToken(Runtime* runtime, const v8::Global<Value>* task) {
@@ -527,8 +522,6 @@ const HostFunction kHostFunctions[] = {
     {"timerFlushCancels", TimerFlushCancels},
     {"evaluateScript", EvaluateScript},
     {"initiatingScriptUrl", InitiatingScriptUrl},
-    {"refLoop", RefLoop},
-    {"unrefLoop", UnrefLoop},
     {"postSchedulerToken", PostSchedulerToken},
     {"schedulerNow", SchedulerNow},
     {"getSchedulingState", GetSchedulingState},

@@ -13,6 +13,7 @@
 #include "base/check.h"
 #include "base/file_util.h"
 #include "runtime/broadcast_channel.h"
+#include "runtime/builtin_liveness.h"
 #include "runtime/data_url.h"
 #include "runtime/file_url.h"
 #include "runtime/fs_module.h"
@@ -167,6 +168,7 @@ base::Result<void> Runtime::Initialize() {
       return base::Error{0, "realmStarted failed: " + StdString(isolate_, try_catch.Exception())};
     }
   }
+  if (!WrapBuiltinsForLiveness(this)) return base::Error{0, "wrapping builtins failed"};
   event_loop_->SetEntryHook([this] { Checkpoint(); });
   // Start-up is over: what V8 commits from now on, it is about to fill.
   platform->PopulateLargeCommits();
@@ -744,6 +746,12 @@ bool Runtime::WhenSettled(v8::Local<v8::Promise> promise, v8::FunctionCallback o
       !v8::Function::New(context, on_rejected, data).ToLocal(&rejected)) {
     return false;
   }
+  return WhenSettled(promise, fulfilled, rejected);
+}
+
+bool Runtime::WhenSettled(v8::Local<v8::Promise> promise, v8::Local<v8::Function> fulfilled,
+                          v8::Local<v8::Function> rejected) {
+  v8::Local<v8::Context> context = this->context();
   v8::Local<v8::Function> when_settled;
   if (!InternalFunction("whenSettled").ToLocal(&when_settled)) return false;
   v8::Local<v8::Value> argv[] = {promise, fulfilled, rejected};

@@ -343,6 +343,9 @@ class Runtime {
   // terminated.
   bool WhenSettled(v8::Local<v8::Promise> promise, v8::FunctionCallback on_fulfilled,
                    v8::FunctionCallback on_rejected, v8::Local<v8::Value> data);
+  // The same with reactions made once for many promises.
+  bool WhenSettled(v8::Local<v8::Promise> promise, v8::Local<v8::Function> on_fulfilled,
+                   v8::Local<v8::Function> on_rejected);
 
   // Writes console output (stream 1 stdout, 2 stderr) at once.
   void Print(std::string_view text, int stream);

@@ -229,10 +229,6 @@ internals.realmStarted = function realmStarted() {
       value: Navigator, writable: true, enumerable: false, configurable: true,
     });
   }
-  // J3: a pending Atomics.waitAsync keeps the runtime alive until its promise
-  // settles. V8 does not tell the platform when it cancels the delayed task
-  // behind a waitAsync timeout (LESSONS 3), so the reference is held here, at
-  // the JS level, from the call until the promise settles.
   // whenSettled(promise, onFulfilled, onRejected): calls one of them when
   // `promise` settles, as promise.then(onFulfilled, onRejected) would, but
   // without Promise.prototype.then, which looks up Promise[Symbol.species]:
@@ -274,77 +270,4 @@ internals.realmStarted = function realmStarted() {
   };
   internals.whenSettled = whenSettled;
 
-  // (--v8-flags=--no-harmony-atomics removes Atomics.)
-  const originalWaitAsync = typeof Atomics === 'object' ? Atomics.waitAsync : undefined;
-  if (typeof originalWaitAsync === 'function') {
-    const ReflectApply = Reflect.apply;
-    const release = () => host.unrefLoop();
-    const methods = {
-      waitAsync(typedArray, index, value, timeout) {
-        const result = ReflectApply(originalWaitAsync, Atomics, arguments);
-        if (result.async) {
-          host.refLoop();
-          try {
-            whenSettled(result.value, release, release);
-          } catch (error) {
-            // (A stack overflow: the caller gets the RangeError, and the
-            // reference must not outlive the call, or the runtime never
-            // exits. unrefLoop needs no more stack than refLoop did.)
-            host.unrefLoop();
-            throw error;
-          }
-        }
-        return result;
-      },
-    };
-    Object.defineProperty(Atomics, 'waitAsync', {
-      value: methods.waitAsync, writable: true, configurable: true, enumerable: false,
-    });
-  }
-
-  // J3: a pending async WebAssembly compile keeps the runtime alive: V8 compiles
-  // on its worker threads and finishes with a foreground task, which the loop
-  // must still be running to receive.
-  if (typeof WebAssembly === 'object') {
-    const ReflectApply = Reflect.apply;
-    for (const name of ['compile', 'instantiate']) {
-      const original = WebAssembly[name];
-      if (typeof original !== 'function') continue;
-      const methods = {
-        // V8's promise is watched with whenSettled (no program code runs:
-        // neither Promise[Symbol.species] nor a constructor getter), and
-        // the caller gets a promise of ours settled the same way, so a
-        // rejection the caller ignores is still reported as unhandled (J5).
-        [name](...args) {
-          let resolve;
-          let reject;
-          const outer = new PromiseCtor((res, rej) => { resolve = res; reject = rej; });
-          if (reject === undefined) return outer;  // (a stack overflow: rejected with it)
-          const promise = ReflectApply(original, WebAssembly, args);
-          host.refLoop();
-          try {
-            whenSettled(promise, (value) => {
-              host.unrefLoop();
-              resolve(value);
-            }, (reason) => {
-              host.unrefLoop();
-              reject(reason);
-            });
-          } catch (error) {
-            // (Called directly: at the stack limit, one more frame than
-            // refLoop's could fail and keep the runtime alive for good.)
-            host.unrefLoop();
-            throw error;
-          }
-          return outer;
-        },
-      };
-      Object.defineProperty(methods[name], 'length', { value: original.length });
-      // (Enumerable, as WebIDL makes a namespace's operations, V8's own
-      // included; Atomics' methods are ECMAScript built-ins: not enumerable.)
-      Object.defineProperty(WebAssembly, name, {
-        value: methods[name], writable: true, configurable: true, enumerable: true,
-      });
-    }
-  }
 };
