@@ -15,39 +15,12 @@
 #include <string_view>
 
 #include "runtime/data_url.h"
+#include "runtime/runtime.h"
 #include "runtime/v8_util.h"
+#include "runtime/view_contents.h"
 
 namespace hostloop::runtime {
 namespace {
-
-// Bytes of `view` (an ArrayBuffer, SharedArrayBuffer or view); `*shared`
-// tells whether they are shared memory, which another thread may write
-// while they are read.
-bool BytesOf(v8::Local<v8::Value> value, const uint8_t** data, std::size_t* size, bool* shared) {
-  if (value->IsArrayBufferView()) {
-    v8::Local<v8::ArrayBufferView> view = value.As<v8::ArrayBufferView>();
-    std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
-    *data = static_cast<const uint8_t*>(store->Data()) + view->ByteOffset();
-    *size = view->ByteLength();
-    *shared = store->IsShared();
-    return true;
-  }
-  if (value->IsArrayBuffer()) {
-    std::shared_ptr<v8::BackingStore> store = value.As<v8::ArrayBuffer>()->GetBackingStore();
-    *data = static_cast<const uint8_t*>(store->Data());
-    *size = store->ByteLength();
-    *shared = false;
-    return true;
-  }
-  if (value->IsSharedArrayBuffer()) {
-    std::shared_ptr<v8::BackingStore> store = value.As<v8::SharedArrayBuffer>()->GetBackingStore();
-    *data = static_cast<const uint8_t*>(store->Data());
-    *size = store->ByteLength();
-    *shared = true;
-    return true;
-  }
-  return false;
-}
 
 // Length of the longest prefix of `data` that ends on a sequence boundary:
 // a trailing lead byte followed by fewer continuation bytes than it needs is
@@ -159,13 +132,13 @@ void Utf8EncodeInto(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   if (info.Length() < 2 || !info[0]->IsString() || !info[1]->IsUint8Array()) return;
-  v8::Local<v8::Uint8Array> destination = info[1].As<v8::Uint8Array>();
-  char* data = static_cast<char*>(destination->Buffer()->GetBackingStore()->Data()) +
-               destination->ByteOffset();
+  ViewContents destination;
+  if (!GetViewContents(Runtime::From(isolate), info[1], &destination).FromMaybe(false)) return;
+  char* data = reinterpret_cast<char*>(destination.data());
   int read = 0;
   // WriteUtf8 takes an int capacity; no string's UTF-8 form is longer than
   // INT_MAX bytes, so a larger destination is as good as INT_MAX.
-  const std::size_t capacity = std::min<std::size_t>(destination->ByteLength(), INT_MAX);
+  const std::size_t capacity = std::min<std::size_t>(destination.length, INT_MAX);
   int written = info[0].As<v8::String>()->WriteUtf8(
       isolate, data, static_cast<int>(capacity), &read,
       v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
@@ -183,19 +156,24 @@ void Utf8EncodeInto(const v8::FunctionCallbackInfo<v8::Value>& info) {
 void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  const uint8_t* data = nullptr;
-  std::size_t size = 0;
-  bool shared = false;
-  if (info.Length() < 1 || !BytesOf(info[0], &data, &size, &shared)) {
+  ViewContents contents;
+  bool is_buffer_source = false;
+  if (info.Length() > 0 &&
+      !GetViewContents(Runtime::From(isolate), info[0], &contents).To(&is_buffer_source)) {
+    return;
+  }
+  if (!is_buffer_source) {
     ThrowTypeError(isolate, "The provided value is not of type '(ArrayBuffer or ArrayBufferView)'");
     return;
   }
+  const uint8_t* data = contents.data();
+  const std::size_t size = contents.length;
   // decode() works on "a copy of the bytes held by the buffer source": over
   // shared memory another thread may write meanwhile, and V8's UTF-8 decoder
   // reads its input twice (to size the string, then to fill it), so bytes
   // that change in between made it write past the string (a segfault).
   std::string copy;
-  if (shared) {
+  if (contents.store->IsShared()) {
     copy.assign(reinterpret_cast<const char*>(data), size);
     data = reinterpret_cast<const uint8_t*>(copy.data());
   }
@@ -247,31 +225,30 @@ void Utf8Decode(const v8::FunctionCallbackInfo<v8::Value>& info) {
 // viewBytes(value) -> Uint8Array | undefined: a Uint8Array over the bytes of
 // an ArrayBuffer, SharedArrayBuffer or view, read from their internal slots
 // (not from properties a program may have redefined); empty when detached.
+// Over a resizable buffer, a copy of the bytes it holds now (WebIDL's "get a
+// copy of the bytes held by the buffer source").
 void ViewBytes(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  if (info.Length() < 1) return;
-  v8::Local<v8::Value> value = info[0];
-  v8::Local<v8::Uint8Array> bytes;
-  if (value->IsArrayBufferView()) {
-    v8::Local<v8::ArrayBufferView> view = value.As<v8::ArrayBufferView>();
-    const std::size_t length = view->ByteLength();
-    if (length == 0) {
-      bytes = v8::Uint8Array::New(v8::ArrayBuffer::New(isolate, 0), 0, 0);
-    } else if (view->Buffer()->IsSharedArrayBuffer()) {
-      // (A view's Buffer() is typed ArrayBuffer even over shared memory.)
-      v8::Local<v8::Value> buffer = view->Buffer();
-      bytes = v8::Uint8Array::New(buffer.As<v8::SharedArrayBuffer>(), view->ByteOffset(), length);
-    } else {
-      bytes = v8::Uint8Array::New(view->Buffer(), view->ByteOffset(), length);
-    }
-  } else if (value->IsArrayBuffer()) {
-    v8::Local<v8::ArrayBuffer> buffer = value.As<v8::ArrayBuffer>();
-    bytes = v8::Uint8Array::New(buffer, 0, buffer->ByteLength());
-  } else if (value->IsSharedArrayBuffer()) {
-    v8::Local<v8::SharedArrayBuffer> buffer = value.As<v8::SharedArrayBuffer>();
-    bytes = v8::Uint8Array::New(buffer, 0, buffer->ByteLength());
-  } else {
+  ViewContents contents;
+  if (info.Length() < 1 ||
+      !GetViewContents(Runtime::From(isolate), info[0], &contents).FromMaybe(false)) {
     return;
+  }
+  v8::Local<v8::Uint8Array> bytes;
+  if (contents.length == 0) {
+    bytes = v8::Uint8Array::New(v8::ArrayBuffer::New(isolate, 0), 0, 0);
+  } else if (contents.resizable) {
+    v8::Local<v8::ArrayBuffer> copy = v8::ArrayBuffer::New(isolate, contents.length);
+    std::memcpy(copy->GetBackingStore()->Data(), contents.data(), contents.length);
+    bytes = v8::Uint8Array::New(copy, 0, contents.length);
+  } else {
+    v8::Local<v8::Value> buffer = info[0];
+    // (A view's Buffer() is typed ArrayBuffer even over shared memory.)
+    if (buffer->IsArrayBufferView()) buffer = buffer.As<v8::ArrayBufferView>()->Buffer();
+    bytes = buffer->IsSharedArrayBuffer() ? v8::Uint8Array::New(buffer.As<v8::SharedArrayBuffer>(),
+                                                                contents.offset, contents.length)
+                                          : v8::Uint8Array::New(buffer.As<v8::ArrayBuffer>(),
+                                                                contents.offset, contents.length);
   }
   info.GetReturnValue().Set(bytes);
 }

@@ -21,6 +21,7 @@
 #include "runtime/native_module.h"
 #include "runtime/runtime.h"
 #include "runtime/v8_util.h"
+#include "runtime/view_contents.h"
 
 namespace hostloop::runtime {
 namespace {
@@ -705,16 +706,17 @@ bool PayloadArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index,
     payload->text = StdString(isolate, info[index]);
     return true;
   }
-  if (info.Length() > index && info[index]->IsArrayBufferView()) {
-    v8::Local<v8::ArrayBufferView> view = info[index].As<v8::ArrayBufferView>();
-    payload->store = view->Buffer()->GetBackingStore();
-    payload->offset = view->ByteOffset();
-    payload->length = view->ByteLength();
-    return true;
+  // (A SharedArrayBuffer itself is not accepted; a view on one is.)
+  ViewContents contents;
+  bool is_buffer_source = false;
+  if (info.Length() > index && !info[index]->IsSharedArrayBuffer() &&
+      !GetViewContents(Runtime::From(isolate), info[index], &contents).To(&is_buffer_source)) {
+    return false;
   }
-  if (info.Length() > index && info[index]->IsArrayBuffer()) {
-    payload->store = info[index].As<v8::ArrayBuffer>()->GetBackingStore();
-    payload->length = payload->store->ByteLength();
+  if (is_buffer_source) {
+    payload->store = std::move(contents.store);
+    payload->offset = contents.offset;
+    payload->length = contents.length;
     return true;
   }
   Reject(info,

@@ -25,6 +25,7 @@
 #include "runtime/serializer.h"
 #include "runtime/timers.h"
 #include "runtime/v8_util.h"
+#include "runtime/view_contents.h"
 
 namespace hostloop::runtime {
 namespace {
@@ -209,12 +210,12 @@ void Platform(const FunctionCallbackInfo<Value>& info) {
 // more than maxBytes. The caller (crypto.getRandomValues) checks the type.
 void FillRandom(const FunctionCallbackInfo<Value>& info) {
   if (info.Length() < 2 || !info[0]->IsArrayBufferView() || !info[1]->IsNumber()) return;
-  Local<v8::ArrayBufferView> view = info[0].As<v8::ArrayBufferView>();
-  const std::size_t length = view->ByteLength();
+  ViewContents view;
+  if (!GetViewContents(RuntimeOf(info), info[0], &view).FromMaybe(false)) return;
+  const std::size_t length = view.length;
   info.GetReturnValue().Set(static_cast<double>(length));
   if (length == 0 || static_cast<double>(length) > info[1].As<v8::Number>()->Value()) return;
-  std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
-  auto* bytes = static_cast<uint8_t*>(store->Data()) + view->ByteOffset();
+  uint8_t* bytes = view.data();
   std::size_t filled = 0;
   while (filled < length) {
     ssize_t n = ::getrandom(bytes + filled, length - filled, 0);
@@ -227,6 +228,28 @@ void FillRandom(const FunctionCallbackInfo<Value>& info) {
     }
     filled += static_cast<std::size_t>(n);
   }
+}
+
+// typedArrayName(value) -> 'Uint8Array', ... | undefined: the type of a
+// typed array from its internal slots, as V8's API checks it. For typed
+// arrays on resizable buffers, whose type V8 10.2's
+// %TypedArray%.prototype[@@toStringTag] does not report (bootstrap.js).
+void TypedArrayName(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 1 || !info[0]->IsTypedArray()) return;
+  Local<Value> value = info[0];
+  const char* name = value->IsUint8Array()          ? "Uint8Array"
+                     : value->IsInt8Array()         ? "Int8Array"
+                     : value->IsUint8ClampedArray() ? "Uint8ClampedArray"
+                     : value->IsInt16Array()        ? "Int16Array"
+                     : value->IsUint16Array()       ? "Uint16Array"
+                     : value->IsInt32Array()        ? "Int32Array"
+                     : value->IsUint32Array()       ? "Uint32Array"
+                     : value->IsFloat32Array()      ? "Float32Array"
+                     : value->IsFloat64Array()      ? "Float64Array"
+                     : value->IsBigInt64Array()     ? "BigInt64Array"
+                     : value->IsBigUint64Array()    ? "BigUint64Array"
+                                                    : nullptr;
+  if (name != nullptr) info.GetReturnValue().Set(V8Symbol(info.GetIsolate(), name));
 }
 
 bool IsInternalScript(v8::Isolate* isolate, Local<Value> name) {
@@ -538,6 +561,7 @@ const HostFunction kHostFunctions[] = {
     {"setExitCode", SetExitCode},
     {"platform", Platform},
     {"fillRandom", FillRandom},
+    {"typedArrayName", TypedArrayName},
 };
 
 std::vector<std::span<const HostFunction>>& HostExtensions() {

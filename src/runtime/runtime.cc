@@ -169,6 +169,7 @@ base::Result<void> Runtime::Initialize() {
     }
   }
   if (!WrapBuiltinsForLiveness(this)) return base::Error{0, "wrapping builtins failed"};
+  resizable_buffers_ = !InternalFunction("resizableRange").IsEmpty();
   event_loop_->SetEntryHook([this] { Checkpoint(); });
   // Start-up is over: what V8 commits from now on, it is about to fill.
   platform->PopulateLargeCommits();

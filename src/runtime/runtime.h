@@ -265,6 +265,10 @@ class Runtime {
   // stop itself runs on the home thread: no entry of the runtime runs then.
   bool stopping() const { return stopping_ || remote_stop_->requested(); }
 
+  // The realm has resizable ArrayBuffers (a V8 flag), which V8 10.2's API
+  // does not know about (view_contents.h).
+  bool resizable_buffers() const { return resizable_buffers_; }
+
   // How other threads stop this runtime (see RemoteStop).
   const std::shared_ptr<RemoteStop>& remote_stop() const { return remote_stop_; }
 
@@ -465,6 +469,7 @@ class Runtime {
   int stop_deferrals_ = 0;
   std::optional<int> deferred_exit_code_;  // a Stop() that waits
   bool in_checkpoint_ = false;
+  bool resizable_buffers_ = false;
   int native_callbacks_ = 0;
   int exit_code_ = kExitOk;
   base::UniqueFunction<void(bool before)> output_hook_;

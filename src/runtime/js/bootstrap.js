@@ -270,4 +270,48 @@ internals.realmStarted = function realmStarted() {
   };
   internals.whenSettled = whenSettled;
 
+  // internals.resizableRange(value, kind, shared) -> [byteOffset, byteLength]
+  // | undefined: for a resizable ArrayBuffer, a growable SharedArrayBuffer or
+  // a view on one (--v8-flags=--harmony-rab-gsab), the bytes it sees now, as
+  // the builtin getters say ([0, 0] when a resize left a view out of
+  // bounds); undefined for anything else. V8 10.2's C++ API predates these
+  // buffers: for a view on one it reports the length the view had when made
+  // (0 when it tracks its buffer's length), and a Uint8Array made over one
+  // fails a CHECK inside V8, so the natives ask here (view_contents.cc).
+  // Defined only when the realm has such buffers. `kind`: 0 a typed array,
+  // 1 a DataView, 2 the buffer itself; `shared`: the memory is shared.
+  const getter = (object, name) => ObjectGetOwnPropertyDescriptor(object, name)?.get;
+  const resizable = getter(ArrayBuffer.prototype, 'resizable');
+  if (resizable !== undefined) {
+    const ReflectApply = Reflect.apply;
+    const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+    const viewGetters = [TypedArrayPrototype, DataView.prototype].map((prototype) =>
+      [getter(prototype, 'buffer'), getter(prototype, 'byteOffset'), getter(prototype, 'byteLength')]);
+    const bufferGetters = [[resizable, getter(ArrayBuffer.prototype, 'byteLength')]];
+    const growable = typeof SharedArrayBuffer === 'function' ?
+      getter(SharedArrayBuffer.prototype, 'growable') : undefined;
+    if (growable !== undefined) {
+      bufferGetters.push([growable, getter(SharedArrayBuffer.prototype, 'byteLength')]);
+    }
+    // (Indexing, not destructuring: that would run a program's
+    // Array.prototype[Symbol.iterator].)
+    internals.resizableRange = (value, kind, shared) => {
+      const getters = bufferGetters[shared ? 1 : 0];
+      if (getters === undefined) return undefined;
+      const buffer = kind === 2 ? value : ReflectApply(viewGetters[kind][0], value, []);
+      if (!ReflectApply(getters[0], buffer, [])) return undefined;
+      if (kind === 2) return [0, ReflectApply(getters[1], buffer, [])];
+      const view = viewGetters[kind];
+      try {
+        return [ReflectApply(view[1], value, []), ReflectApply(view[2], value, [])];
+      } catch {
+        return [0, 0];  // (A DataView out of bounds, or detached: no bytes.)
+      }
+    };
+    // V8 10.2's %TypedArray%.prototype[@@toStringTag] answers undefined for a
+    // typed array on a resizable buffer, so the type checks of encodeInto
+    // and getRandomValues refused it; V8's API knows its type.
+    const typedArrayTag = internals.typedArrayName;
+    internals.typedArrayName = (value) => typedArrayTag(value) ?? host.typedArrayName(value);
+  }
 };
