@@ -66,7 +66,11 @@ std::shared_ptr<EventLoop> EventLoop::Create(const base::TickClock* clock) {
 }
 
 EventLoop::EventLoop(const base::TickClock* clock)
-    : clock_(clock), owner_id_(next_owner_id.fetch_add(1)) {}
+    : clock_(clock), owner_id_(next_owner_id.fetch_add(1)) {
+  // (Entries of owner 0 are the application's, of kRemoteOwner another
+  // thread's: a loop with either id could cancel them.)
+  CHECK_MSG(owner_id_ != 0 && owner_id_ != Looper::kRemoteOwner, "EventLoop owner ids ran out");
+}
 
 EventLoop::~EventLoop() {
   // The last reference may go away on any thread, but a bound loop can only
@@ -341,13 +345,13 @@ EventLoop::TimerId EventLoop::ScheduleOrderedAt(Task task, TimePoint due, Livene
 bool EventLoop::CancelOrdered(TimerId id) {
   DCHECK(IsHomeThread());
   if (shut_down_) return false;
-  return looper_->Cancel(id);
+  return looper_->Cancel(id, owner_id_);
 }
 
 std::size_t EventLoop::CancelOrderedMany(const TimerId* ids, std::size_t count) {
   DCHECK(IsHomeThread());
   if (shut_down_) return 0;
-  return looper_->CancelMany(ids, count);
+  return looper_->CancelMany(ids, count, owner_id_);
 }
 
 // ---- Home thread -------------------------------------------------------------

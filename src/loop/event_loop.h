@@ -78,7 +78,9 @@ class EventLoop final : public LoopSource,
   // Home thread. The id the next ScheduleOrdered*() will return, so the task
   // can carry its own id.
   TimerId NextOrderedId() const { return looper_->NextScheduleId(); }
-  // Home thread. Removes a pending ordered entry; its task is destroyed.
+  // Home thread. Removes a pending ordered entry of this loop; its task is
+  // destroyed. Another runtime's entry on the same Looper (whose ids come
+  // from the same queue) and a post from another thread are left alone.
   bool CancelOrdered(TimerId id);
   // Home thread. CancelOrdered() for each of `count` ids, faster per id than
   // one call each (TimerQueue::CancelMany); returns how many were pending.

@@ -270,6 +270,82 @@ TEST(EventLoop, CancelOrderedManyCancelsOnlyThePendingIds) {
   EXPECT_EQ(event_loop->CancelOrderedMany(ids.data() + 3, 1), 0u);
 }
 
+// Two runtimes on one thread take their timer ids from the one queue of
+// their Looper: one's clearTimeout(n) must not cancel the other's timer n.
+TEST(EventLoop, CancelOrderedLeavesAnotherLoopsEntryOnTheSameLooperAlone) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto a = EventLoop::Create(&clock);
+  auto b = EventLoop::Create(&clock);
+  a->Bind(looper.get());
+  b->Bind(looper.get());
+  std::vector<std::string> log;
+  EventLoop::TimerId a_id = a->ScheduleOrdered(Record(&log, "a"), milliseconds(1));
+  EventLoop::TimerId b_id = b->ScheduleOrdered(Record(&log, "b"), milliseconds(1));
+  EventLoop::TimerId b_id2 = b->ScheduleOrdered(Record(&log, "b2"), milliseconds(1));
+  EXPECT_FALSE(a->CancelOrdered(b_id));
+  EXPECT_EQ(a->CancelOrderedMany(&b_id2, 1), 0u);
+  EXPECT_FALSE(b->CancelOrdered(a_id));
+  // Nor does the application's own Cancel() (owner 0) reach them.
+  EXPECT_FALSE(looper->Cancel(a_id));
+  clock.Advance(milliseconds(1));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"a", "b", "b2"}));
+  // Each still cancels its own.
+  EventLoop::TimerId a_id3 = a->ScheduleOrdered(Record(&log, "a3"), milliseconds(1));
+  EventLoop::TimerId b_id3 = b->ScheduleOrdered(Record(&log, "b3"), milliseconds(1));
+  EXPECT_TRUE(a->CancelOrdered(a_id3));
+  EXPECT_EQ(b->CancelOrderedMany(&b_id3, 1), 1u);
+  clock.Advance(milliseconds(1));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log.size(), 3u);
+  a->Shutdown();
+  b->Shutdown();
+}
+
+// A cross-thread post waits in the same queue as the timers, under an id
+// nobody was given. A guessed id (clearTimeout(1), 2, ...) must not cancel
+// it: it would never run, and its unit of max_queued_remote_posts would
+// never come back (every later cross-thread post refused).
+TEST(EventLoop, CrossThreadPostsCannotBeCancelledAndKeepTheirLimitUnits) {
+  base::FakeTickClock clock;
+  Looper::Options options;
+  options.clock = &clock;
+  options.max_queued_remote_posts = 2;
+  auto looper = std::move(Looper::Create(options)).value();
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::atomic<int> ran{0};
+  auto post_two = [&] {
+    int accepted = 0;
+    std::thread([&] {
+      for (int i = 0; i < 2; ++i) {
+        accepted += looper->remote()->Post([&] { ++ran; }, milliseconds(5));
+      }
+    }).join();
+    return accepted;
+  };
+  ASSERT_EQ(post_two(), 2);
+  looper->Step();  // moves them into the queue
+  std::vector<EventLoop::TimerId> guesses;
+  for (EventLoop::TimerId id = 1; id <= 16; ++id) guesses.push_back(id);
+  for (EventLoop::TimerId id : guesses) {
+    EXPECT_FALSE(event_loop->CancelOrdered(id)) << id;
+    EXPECT_FALSE(looper->Cancel(id)) << id;
+  }
+  EXPECT_EQ(event_loop->CancelOrderedMany(guesses.data(), guesses.size()), 0u);
+  EXPECT_EQ(looper->CancelMany(guesses.data(), guesses.size()), 0u);
+  clock.Advance(milliseconds(5));
+  looper->RunUntilIdle();
+  EXPECT_EQ(ran.load(), 2);
+  // Their units came back: the next two are accepted (and run).
+  EXPECT_EQ(post_two(), 2);
+  clock.Advance(milliseconds(5));
+  looper->RunUntilIdle();
+  EXPECT_EQ(ran.load(), 4);
+  event_loop->Shutdown();
+}
+
 TEST(EventLoop, L7ShutdownFromInsideAnEntryDropsTheRestOfTheBatch) {
   base::FakeTickClock clock;
   auto looper = MakeLooper(&clock);

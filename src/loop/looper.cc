@@ -18,9 +18,6 @@ constexpr uint64_t kWakerKey = 0;
 // How many entries run between clock reads for the time budget.
 constexpr std::size_t kClockCheckInterval = 8;
 
-// TimerQueue::Meta::flags of an entry posted from another thread.
-constexpr uint8_t kFromAnotherThread = 1;
-
 // Inbox sizes past which the pass re-reads the clock after taking them.
 constexpr std::size_t kLargeInbox = 4096;
 
@@ -214,14 +211,14 @@ Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta
   return id;
 }
 
-bool Looper::Cancel(TimerId id) {
+bool Looper::Cancel(TimerId id, uint32_t owner) {
   DCHECK(IsHomeThread());
-  return queue_.Cancel(id);  // the task is destroyed, unrun
+  return queue_.Cancel(id, owner);  // the task is destroyed, unrun
 }
 
-std::size_t Looper::CancelMany(const TimerId* ids, std::size_t count) {
+std::size_t Looper::CancelMany(const TimerId* ids, std::size_t count, uint32_t owner) {
   DCHECK(IsHomeThread());
-  return queue_.CancelMany(ids, count);
+  return queue_.CancelMany(ids, count, owner);
 }
 
 void Looper::RemoveOwnedBy(uint32_t owner) {
@@ -541,7 +538,7 @@ std::size_t Looper::TakeInbox() {
   }
   for (LooperRemote::InboxEntry& entry : inbox_spare_) {
     queue_.Add(entry.due, entry.sequence, std::move(entry.task),
-               TimerQueue::Meta{0, true, kFromAnotherThread});
+               TimerQueue::Meta{kRemoteOwner, true, 0});
   }
   std::size_t taken = inbox_spare_.size();
   inbox_spare_.clear();
@@ -572,8 +569,9 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
     } else {
       if (trace_lag_) RecordLag(LagOf(queue_.TopDue()));
       owner = queue_.TopMeta().owner;
-      if (queue_.TopMeta().flags & kFromAnotherThread) {
+      if (owner == kRemoteOwner) {
         remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);
+        owner = 0;  // no runtime's entry
       }
       task = queue_.PopTop();
     }

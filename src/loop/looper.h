@@ -225,8 +225,15 @@ class Looper {
   bool Post(Task task) { return PostDelayed(std::move(task), Duration::zero()); }
   bool PostDelayed(Task task, Duration delay);
 
+  // Meta::owner of the cross-thread posts (LooperRemote::Post) in the queue.
+  // No EventLoop has it (their ids count up from 1), so no Cancel() reaches
+  // them: their ids are nobody's, and one cancelled would never give back
+  // its unit of Options::max_queued_remote_posts.
+  static constexpr uint32_t kRemoteOwner = ~0u;
+
   // Home thread. Schedules an entry due at `due` and returns an id for
-  // Cancel(). `meta.owner` tags entries for RemoveOwnedBy().
+  // Cancel(). `meta.owner` tags entries for Cancel() and RemoveOwnedBy()
+  // (0: the application's own).
   TimerId Schedule(TimePoint due, Task task, TimerQueue::Meta meta = {});
   // Home thread. An entry due now that cannot be cancelled (an application
   // message, a MessagePort delivery, a scheduler token). Same ordering as
@@ -235,12 +242,14 @@ class Looper {
   void PostNow(Task task, TimerQueue::Meta meta = {});
   // Home thread. The id the next Schedule() will return.
   TimerId NextScheduleId() const { return queue_.NextId(); }
-  // Home thread. Removes a pending entry; its task is destroyed unrun.
-  // Returns false for unknown, finished or already cancelled ids.
-  bool Cancel(TimerId id);
+  // Home thread. Removes a pending entry scheduled with meta.owner `owner`;
+  // its task is destroyed unrun. Returns false for unknown, finished or
+  // already cancelled ids, and for another owner's entry (two runtimes on
+  // one thread hand out ids from this one queue: each cancels its own).
+  bool Cancel(TimerId id, uint32_t owner = 0);
   // Home thread. Cancel() for each of `count` ids, faster per id than one
   // call each (TimerQueue::CancelMany); returns how many were pending.
-  std::size_t CancelMany(const TimerId* ids, std::size_t count);
+  std::size_t CancelMany(const TimerId* ids, std::size_t count, uint32_t owner = 0);
   // Home thread. Drops every pending entry posted with `owner`.
   void RemoveOwnedBy(uint32_t owner);
 

@@ -39,8 +39,8 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
   } else {
     slot_index = AppendSlot();
   }
-  uint32_t& state = states_[slot_index];
-  state = (state & kGenerationMask) | kLiveBit;
+  State& state = states_[slot_index];
+  state = (state & kGenerationMask) | kLiveBit | (State{meta.owner} << kOwnerShift);
   if (task.IsTriviallyDestructible()) state |= kTrivialTaskBit;
   if (meta.keeps_alive) {
     state |= kKeepsAliveBit;
@@ -52,7 +52,7 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
 
   heap_.push_back({});
   SiftUp(heap_.size() - 1, Node{due.time_since_epoch().count(), sequence, slot_index});
-  return MakeId(slot_index, state & kGenerationMask);
+  return MakeId(slot_index, static_cast<uint32_t>(state & kGenerationMask));
 }
 
 bool TimerQueue::Contains(Id id) const { return Find(id) != kNoSlot; }
@@ -60,7 +60,7 @@ bool TimerQueue::Contains(Id id) const { return Find(id) != kNoSlot; }
 TimerQueue::Id TimerQueue::NextId() const {
   if (!free_slots_.empty()) {
     uint32_t index = free_slots_.Lowest();
-    return MakeId(index, states_[index] & kGenerationMask);
+    return MakeId(index, static_cast<uint32_t>(states_[index] & kGenerationMask));
   }
   return MakeId(slot_count_, 0);
 }
@@ -75,7 +75,7 @@ bool TimerQueue::CancelSlot(uint32_t slot_index) {
   return true;  // `doomed` is destroyed here, the queue consistent
 }
 
-std::size_t TimerQueue::CancelMany(const Id* ids, std::size_t count) {
+std::size_t TimerQueue::CancelMany(const Id* ids, std::size_t count, uint32_t owner) {
   // How far ahead to fetch: enough misses in flight to hide a memory
   // round trip behind the cancels in between (16 and 32 measured alike, 8
   // slower), few enough that the fetched lines (two per id) are still in L1
@@ -97,7 +97,7 @@ std::size_t TimerQueue::CancelMany(const Id* ids, std::size_t count) {
         __builtin_prefetch(&cancelled_bits_[index / 64]);
       }
     }
-    cancelled += Cancel(ids[i]);
+    cancelled += Cancel(ids[i], owner);
   }
   return cancelled;
 }

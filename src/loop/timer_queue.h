@@ -19,13 +19,15 @@
 // only, and cancel marks are a bitmap, so a rebuild never touches the
 // slots. Ids are not reused (see MakeId).
 //
-// Whether an id is live, its generation and its liveness bit sit in a dense
-// array of 4-byte states beside the slots, and a task whose destructor does
-// nothing (the usual small capture) is not destroyed at cancel but
-// overwritten when its slot is reused: cancelling such an entry touches its
-// state word, the bitmap and the heap's last node, never its 48-byte slot.
-// (With 1M pending, the slots are 48 MB and a random one is a cache and TLB
-// miss; the states are 4 MB.)
+// Whether an id is live, its generation, its liveness bit and its owner sit
+// in a dense array of 8-byte states beside the slots, and a task whose
+// destructor does nothing (the usual small capture) is not destroyed at
+// cancel but overwritten when its slot is reused: cancelling such an entry
+// touches its state word, the bitmap and the heap's last node, never its
+// 48-byte slot. (With 1M pending, the slots are 48 MB and a random one is a
+// cache and TLB miss; the states are 8 MB.) The owner is in the state word so
+// that a cancel checks it in the same load: one runtime's clearTimeout(n)
+// must not cancel another runtime's entry n on the same thread.
 //
 // Growing is cheap in memory touched: the slots and the plain-data arrays
 // each live in a base::ReservedRegion, address space reserved for the most
@@ -81,14 +83,15 @@ class TimerQueue {
   // deadlines and must grow with every post the owner makes.
   Id Add(TimePoint due, uint64_t sequence, Task task, Meta meta = {});
 
-  // Removes the entry; false for an unknown or finished id. The task's
+  // Removes the entry if it was added with Meta::owner `owner`; false for
+  // an unknown or finished id, and for another owner's entry. The task's
   // destructor (if it does anything) runs before this returns, once the
   // queue is consistent again, so it may add or cancel entries itself.
   // Inline for the common case (a task whose destructor does nothing, whose
   // node is not the last leaf): a few instructions around one load of the
   // state word, so that the loads of consecutive cancels overlap.
-  bool Cancel(Id id) {
-    const uint32_t slot_index = Find(id);
+  bool Cancel(Id id, uint32_t owner = 0) {
+    const uint32_t slot_index = Find(id, owner);
     if (slot_index == kNoSlot) return false;
     if (!(states_[slot_index] & kTrivialTaskBit) || heap_.back().slot == slot_index) {
       return CancelSlot(slot_index);
@@ -104,7 +107,8 @@ class TimerQueue {
   // over a large queue: it fetches the state words of the ids a few places
   // ahead while it cancels, so their cache misses overlap instead of
   // following one another. (A batch of clearTimeout()s arrives this way.)
-  std::size_t CancelMany(const Id* ids, std::size_t count);
+  std::size_t CancelMany(const Id* ids, std::size_t count, uint32_t owner = 0);
+  // Whether `id` names a pending entry (of any owner).
   bool Contains(Id id) const;
   // The id the next Add() will return (so a task can know its own id).
   Id NextId() const;
@@ -150,12 +154,14 @@ class TimerQueue {
     Meta meta;
   };
   // A slot's state word: whether it holds a pending entry, facts about that
-  // entry a cancel needs, and the slot's generation (bumped whenever an
-  // entry leaves it).
-  static constexpr uint32_t kLiveBit = 1u << 31;
-  static constexpr uint32_t kKeepsAliveBit = 1u << 30;
-  static constexpr uint32_t kTrivialTaskBit = 1u << 29;  // the task's destructor does nothing
-  static constexpr uint32_t kGenerationMask = (1u << 29) - 1;
+  // entry a cancel needs (in the high half, its Meta::owner), and the slot's
+  // generation (bumped whenever an entry leaves it).
+  using State = uint64_t;
+  static constexpr State kLiveBit = State{1} << 31;
+  static constexpr State kKeepsAliveBit = State{1} << 30;
+  static constexpr State kTrivialTaskBit = State{1} << 29;  // the task's destructor does nothing
+  static constexpr State kGenerationMask = (State{1} << 29) - 1;
+  static constexpr int kOwnerShift = 32;
   static constexpr std::size_t kArity = 4;
 
   // A growable array of plain data of at most `max` elements, in a
@@ -269,6 +275,7 @@ class TimerQueue {
   // generation. A stale id could only meet a new entry after its slot was
   // reused 2^29 times while the id was kept, and used, all along.
   static constexpr uint32_t kSlotBits = 23;
+  static constexpr uint32_t kIdBits = kSlotBits + 29;
   static constexpr uint32_t kMaxSlots = (1u << kSlotBits) - 1;
   static_assert(kMaxSlots == kCapacity);
   static Id MakeId(uint32_t slot, uint32_t generation) {
@@ -293,9 +300,21 @@ class TimerQueue {
     // An id of slot 0 wraps to a huge index.
     const uint64_t index = (id & kMaxSlots) - 1;
     if (index >= slot_count_) return kNoSlot;
-    const uint32_t state = states_[index];
+    const State state = states_[index];
     // (Compared in 64 bits: an id with bits above the generation's is no id.)
-    if (!(state & kLiveBit) || uint64_t{state & kGenerationMask} != (id >> kSlotBits)) {
+    if (!(state & kLiveBit) || (state & kGenerationMask) != (id >> kSlotBits)) return kNoSlot;
+    return static_cast<uint32_t>(index);
+  }
+  // The same, if the entry is also `owner`'s: one compare of the state
+  // word, its task-fact bits masked out.
+  uint32_t Find(Id id, uint32_t owner) const {
+    const uint64_t index = (id & kMaxSlots) - 1;
+    if (index >= slot_count_) return kNoSlot;
+    // (An id with bits above the generation's is no id: they would reach
+    // the flag or owner bits of `expected`.)
+    const State expected = (State{owner} << kOwnerShift) | kLiveBit | (id >> kSlotBits);
+    if ((states_[index] & ~(kKeepsAliveBit | kTrivialTaskBit)) != expected ||
+        (id >> kIdBits) != 0) {
       return kNoSlot;
     }
     return static_cast<uint32_t>(index);
@@ -347,9 +366,9 @@ class TimerQueue {
   // stays in the slot; the slot itself is freed by the caller, now or when
   // its node goes.
   void Retire(uint32_t slot_index) {
-    uint32_t& state = states_[slot_index];
+    State& state = states_[slot_index];
     if (state & kKeepsAliveBit) --keep_alive_count_;
-    // Not live; its id is dead from now on.
+    // Not live (and no one's); its id is dead from now on.
     state = (state + 1) & kGenerationMask;
   }
   void FreeSlot(uint32_t slot_index);
@@ -365,7 +384,7 @@ class TimerQueue {
   PodArray<Node> heap_{kMaxSlots};
   base::ReservedRegion slots_{std::size_t{kMaxSlots} * sizeof(Slot)};  // [0, slot_count_) constructed
   uint32_t slot_count_ = 0;
-  PodArray<uint32_t> states_{kMaxSlots};  // by slot index
+  PodArray<State> states_{kMaxSlots};  // by slot index
   FreeSlots free_slots_;
   PodArray<uint64_t> cancelled_bits_{kMaxSlots / 64 + 1};
   std::size_t keep_alive_count_ = 0;

@@ -319,6 +319,25 @@ TEST(TimerQueue, AddTakesTheLowestFreeSlot) {
 // CancelMany is Cancel for each id in order: it counts the pending ones,
 // skips unknown, finished, repeated and malformed ids, and runs across
 // compactions (100 ids, more than the fetch distance).
+TEST(TimerQueue, CancelRemovesOnlyTheGivenOwnersEntry) {
+  TimerQueue queue;
+  const TimePoint due(std::chrono::seconds(1));
+  TimerQueue::Id mine = queue.Add(
+      due, 1, [] {}, TimerQueue::Meta{7, true, 0});
+  TimerQueue::Id theirs = queue.Add(
+      due, 2, [] {}, TimerQueue::Meta{8, true, 0});
+  TimerQueue::Id unowned = queue.Add(due, 3, [] {});
+  EXPECT_FALSE(queue.Cancel(theirs, 7));
+  EXPECT_FALSE(queue.Cancel(unowned, 7));
+  EXPECT_FALSE(queue.Cancel(mine));  // owner 0
+  const TimerQueue::Id batch[] = {theirs, unowned, mine};
+  EXPECT_EQ(queue.CancelMany(batch, 3, 7), 1u);
+  EXPECT_EQ(queue.size(), 2u);
+  EXPECT_TRUE(queue.Cancel(theirs, 8));
+  EXPECT_TRUE(queue.Cancel(unowned));
+  EXPECT_TRUE(queue.empty());
+}
+
 TEST(TimerQueue, CancelManyCancelsEachPendingIdOnce) {
   TimerQueue queue;
   std::vector<int> log;
