@@ -122,21 +122,33 @@ Looper::~Looper() {
   CHECK_MSG(sources_.empty() || std::all_of(sources_.begin(), sources_.end(),
                                             [](LoopSource* s) { return s == nullptr; }),
             "shut down the EventLoops bound to a Looper before destroying it");
-  // From here on this thread has no Looper: a post from a dropped task's
-  // destructor goes the cross-thread way and finds the remote closed, so it
-  // is refused (L7) instead of landing in a queue that is being cleared.
-  tls_current_looper = nullptr;
+  // From here on posts are refused (L7): from another thread the remote is
+  // closed, from this one closing_ says so, so nothing lands in a queue
+  // that is being cleared.
+  closing_ = true;
   std::vector<LooperRemote::InboxEntry> inbox;
   {
     base::MutexLock lock(remote_->mutex_);
     remote_->closed_ = true;
     inbox.swap(remote_->inbox_);
   }
-  // Queued tasks are destroyed unrun; their destructors may post (refused).
+  // Queued tasks are destroyed unrun while this is still the thread's
+  // Looper: their destructors may post (refused) and may release what they
+  // hold through the home-thread calls (unwatch an fd, remove a consumer,
+  // cancel), which CHECK the thread's Looper. Each container is moved out
+  // first, so such a call finds it empty rather than half cleared.
   inbox.clear();
   while (!queue_.empty()) queue_.PopTop();
-  due_now_.clear();
-  watches_.clear();
+  base::RingQueue<DueNowEntry> due_now;
+  due_now.swap(due_now_);
+  due_now.clear();
+  std::unordered_map<WatchId, std::shared_ptr<Watch>> watches;
+  watches.swap(watches_);
+  watches.clear();
+  std::vector<Consumer> consumers;
+  consumers.swap(consumers_);
+  consumers.clear();
+  tls_current_looper = nullptr;
 }
 
 // ---- Ordered lane ----------------------------------------------------------
@@ -152,6 +164,7 @@ TimePoint Looper::Now() {
 
 bool Looper::PostDelayed(Task task, Duration delay) {
   if (!IsHomeThread()) return remote_->Post(std::move(task), delay);
+  if (closing_) return false;  // (a dropped task's destructor: `task` destroyed here)
   if (delay <= Duration::zero()) {
     PostNow(std::move(task));
     return true;
@@ -161,6 +174,7 @@ bool Looper::PostDelayed(Task task, Duration delay) {
 
 void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
+  if (closing_) return;  // refused (L7): `task` is destroyed here
   // Due "now": with deadlines pending, a fresh clock reading. A deadline may
   // have passed since the last reading (a long task reads no clock), and a
   // post stamped with that reading would run ahead of a timer that was
@@ -186,6 +200,7 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
 
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
+  if (closing_) return TimerQueue::kInvalidId;  // refused (L7)
   // The slots the cross-thread posts may still claim stay free, so taking
   // the inbox never finds the queue full (`task` is destroyed unrun).
   std::size_t remote_reserve =

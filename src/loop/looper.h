@@ -207,9 +207,10 @@ class Looper {
   // The calling thread's Looper, or nullptr.
   static Looper* Current();
 
-  // Home thread; not while running. Drops every queued entry (destructors
-  // run) and refuses later remote posts. Runtimes bound here must be shut
-  // down first.
+  // Home thread; not while running. Drops every queued entry and refuses
+  // later posts. The dropped tasks' destructors run while this is still the
+  // thread's Looper: they may unwatch fds, remove consumers and cancel (their
+  // posts are refused). Runtimes bound here must be shut down first.
   ~Looper();
   Looper(const Looper&) = delete;
   Looper& operator=(const Looper&) = delete;
@@ -447,6 +448,7 @@ class Looper {
   bool needs_compaction_ = false;
   int64_t refs_ = 0;
   bool running_ = false;
+  bool closing_ = false;  // set by ~Looper: posts are refused
   LooperStats stats_;
   bool trace_lag_ = false;
   TimePoint created_at_{};

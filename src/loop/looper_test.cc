@@ -241,6 +241,61 @@ TEST(Looper, L7PostsFromTheDestructorsOfDroppedTasksAreRefused) {
   EXPECT_EQ(refused, 80);
 }
 
+// An object a queued task owns may release an fd watch or a consumer in its
+// destructor. When ~Looper drops the task unrun, those home-thread calls
+// must still work: ~Looper had already cleared the thread's Looper, and
+// UnwatchFd/RemoveConsumer died in their home-thread CHECK.
+TEST(Looper, L7TasksDroppedByTheDestructorMayUnwatchFdsAndRemoveConsumers) {
+  struct Releaser {
+    Looper* looper;
+    Looper::WatchId watch;
+    Looper::ConsumerId consumer;
+    std::weak_ptr<int> watch_alive;     // held by the watch's callback
+    std::weak_ptr<int> consumer_alive;  // held by the consumer
+    int* released;
+    bool armed = true;
+    Releaser(Looper* l, Looper::WatchId w, Looper::ConsumerId c, std::weak_ptr<int> wa,
+             std::weak_ptr<int> ca, int* r)
+        : looper(l), watch(w), consumer(c), watch_alive(wa), consumer_alive(ca), released(r) {}
+    Releaser(Releaser&& other) noexcept
+        : looper(other.looper),
+          watch(other.watch),
+          consumer(other.consumer),
+          watch_alive(other.watch_alive),
+          consumer_alive(other.consumer_alive),
+          released(other.released) {
+      other.armed = false;
+    }
+    ~Releaser() {
+      if (!armed) return;
+      looper->UnwatchFd(watch);
+      looper->RemoveConsumer(consumer);
+      // Both registrations are gone at once (their callbacks destroyed).
+      if (watch_alive.expired() && consumer_alive.expired()) ++*released;
+    }
+  };
+  Pipe pipes[3];
+  int released = 0;
+  {
+    auto looper = MakeLooper();
+    int next_pipe = 0;
+    auto add = [&](auto post) {
+      auto in_watch = std::make_shared<int>(0);
+      auto in_consumer = std::make_shared<int>(0);
+      Looper::WatchId watch =
+          looper->WatchFd(pipes[next_pipe++].fds[0], EPOLLIN, [in_watch](uint32_t) {}).value();
+      Looper::ConsumerId consumer = looper->AddConsumer([in_consumer] {});
+      post(Releaser(looper.get(), watch, consumer, in_watch, in_consumer, &released));
+    };
+    add([&](Releaser r) { looper->Post([r = std::move(r)] {}); });
+    add([&](Releaser r) { looper->PostDelayed([r = std::move(r)] {}, milliseconds(5)); });
+    add([&](Releaser r) {
+      looper->Schedule(looper->Now() + milliseconds(5), [r = std::move(r)] {});
+    });
+  }
+  EXPECT_EQ(released, 3);
+}
+
 TEST(Looper, L3AHugeDelayWaitsInsteadOfOverflowingIntoThePast) {
   base::FakeTickClock clock;
   auto looper = MakeLooper(&clock);
