@@ -229,16 +229,18 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
       PublishLocked();
     }
     if (batch_.empty()) return;
-    std::size_t next = 0;
+    batch_next_ = 0;
+    batch_returned_ = false;
     bool stop = false;
-    while (next < batch_.size()) {
+    // (batch_ may shrink under an entry: a nested drain takes the rest back.)
+    while (batch_next_ < batch_.size()) {
       // An entry shut the loop down: the rest is dropped with the queue.
       if (shut_down_) {
         batch_.clear();
         return;
       }
       BeforeEntry();
-      RunEntry(batch_[next++]);
+      RunEntry(batch_[batch_next_++]);
       looper_->NotifyEntryRan();
       ++ran;
       // Quit (a worker being terminated, an embedder's Quit) and the time
@@ -249,18 +251,28 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
         break;
       }
     }
-    if (next < batch_.size() && !shut_down_) {
-      // Entries taken but not run go back to the front, in order.
+    if (batch_next_ < batch_.size() && !shut_down_) {
       base::MutexLock lock(mutex_);
-      if (state_ == State::kBound) {
-        for (std::size_t i = batch_.size(); i-- > next;) immediate_.push_front(std::move(batch_[i]));
-        PublishLocked();
-      }
+      ReturnRestOfBatchLocked();
     }
     batch_.clear();
-    if (stop || shut_down_ || !more) return;
+    // (Entries a nested drain took back and left, non-nestable ones, are
+    // still this pass's.)
+    if (stop || shut_down_ || !(more || batch_returned_)) return;
     if (looper_->Now() >= budget_end) return;
   }
+}
+
+void EventLoop::ReturnRestOfBatchLocked() {
+  if (batch_next_ >= batch_.size() || state_ != State::kBound) return;
+  // Entries taken but not run go back to the front, in order.
+  for (std::size_t i = batch_.size(); i-- > batch_next_;) {
+    immediate_.push_front(std::move(batch_[i]));
+  }
+  // (Not the ones before: the entry running now is among them.)
+  batch_.erase(batch_.begin() + static_cast<std::ptrdiff_t>(batch_next_), batch_.end());
+  batch_returned_ = true;
+  PublishLocked();
 }
 
 TimePoint EventLoop::NextDue() {
@@ -280,6 +292,11 @@ std::size_t EventLoop::RunNestableTasks() {
   {
     base::MutexLock lock(mutex_);
     if (state_ != State::kBound) return 0;
+    // Called from an entry of RunDue's batch (V8 pumping its message loop
+    // from a task): the batch's entries not run yet were posted before
+    // everything in immediate_, so they go back to its front to keep FIFO
+    // order; the outer pass then finds them run or still queued.
+    ReturnRestOfBatchLocked();
     TransferDueLocked(looper_->Now());
     snapshot = next_sequence_;
   }

@@ -160,6 +160,9 @@ class EventLoop final : public LoopSource,
   // either queue.
   void PublishLocked() REQUIRES(mutex_);
   void RunEntry(Entry& entry);
+  // Puts batch_'s entries from batch_next_ on back at the front of
+  // immediate_, in order.
+  void ReturnRestOfBatchLocked() REQUIRES(mutex_);
 
   const base::TickClock* const clock_;
   const uint32_t owner_id_;
@@ -194,7 +197,13 @@ class EventLoop final : public LoopSource,
   int64_t refs_ = 0;
   base::UniqueFunction<void()> hook_;
   base::UniqueFunction<void()> before_entry_;
+  // RunDue's batch: entries taken from immediate_ under one lock, run
+  // without it. batch_next_ is the next to run; a nested drain
+  // (RunNestableTasks) from one of them takes the rest back and sets
+  // batch_returned_.
   std::vector<Entry> batch_;
+  std::size_t batch_next_ = 0;
+  bool batch_returned_ = false;
 };
 
 // Home thread. One keep-alive reference on an EventLoop that an object holds

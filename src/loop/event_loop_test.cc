@@ -430,6 +430,59 @@ TEST(EventLoop, L9NestedDrainRunsOnlyNestableEntriesPresentAtItsStart) {
   event_loop->Shutdown();
 }
 
+// V8 pumps its message loop (RunNestableTasks) from inside a task. The
+// pass's batch had already taken B and C out of the queue, so the nested
+// drain ran only D, posted later, and the outer pass ran B and C after it.
+TEST(EventLoop, L9NestedDrainFromAnEntryRunsTheRestOfItsBatchFirst) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::vector<std::string> log;
+  std::size_t nested_ran = 0;
+  event_loop->PostInternal([&] {
+    log.push_back("A");
+    event_loop->PostInternal(Record(&log, "D"));
+    nested_ran = event_loop->RunNestableTasks();
+  });
+  event_loop->PostInternal(Record(&log, "B"));
+  event_loop->PostInternal(Record(&log, "C"));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"A", "B", "C", "D"}));
+  EXPECT_EQ(nested_ran, 3u);
+  event_loop->Shutdown();
+}
+
+// The same across batches, with a non-nestable entry in the rest of the
+// batch: every entry runs once, the nestable ones in posting order, the
+// non-nestable one after the drain, in the same pass.
+TEST(EventLoop, L9NestedDrainFromAnEntryRunsEveryEntryOnce) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::vector<int> log;
+  constexpr int kEntries = 100;  // several batches
+  event_loop->PostInternal([&] {
+    log.push_back(0);
+    event_loop->RunNestableTasks();
+  });
+  for (int i = 1; i < kEntries; ++i) {
+    event_loop->PostInternal([&log, i] { log.push_back(i); },
+                             i == 5 ? Nesting::kNonNestable : Nesting::kNestable);
+  }
+  looper->Step();
+  std::vector<int> expected;
+  for (int i = 0; i < kEntries; ++i) {
+    if (i != 5) expected.push_back(i);
+  }
+  expected.push_back(5);
+  EXPECT_EQ(log, expected);
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, expected);
+  event_loop->Shutdown();
+}
+
 TEST(EventLoop, L8QuitMidPassKeepsTheRestOfTheBatchInOrder) {
   base::FakeTickClock clock;
   auto looper = MakeLooper(&clock);
