@@ -201,29 +201,45 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
   DCHECK(IsHomeThread());
   if (closing_) return TimerQueue::kInvalidId;  // refused (L7)
-  // The slots the cross-thread posts may still claim stay free, so taking
-  // the inbox never finds the queue full (`task` is destroyed unrun).
-  std::size_t remote_reserve =
-      remote_->max_queued_ - std::min(remote_->max_queued_,
-                                      remote_->remote_in_queue_.load(std::memory_order_relaxed));
-  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity &&
-      queue_.cancelled() >= kMinReclaim) {
-    // Out of slots while cancelled entries still hold theirs (a compaction
-    // would have freed them later): free them now rather than refuse.
-    queue_.ReclaimCancelled();
-  }
+  const std::size_t remote_reserve = ReclaimIfOutOfSlots();
   // The bound the application set counts pending entries only: a cleared
   // timer makes room at once.
   // (Cross-thread posts waiting in the queue are not the home thread's.)
   const std::size_t remote_queued = remote_->remote_in_queue_.load(std::memory_order_relaxed);
   const std::size_t own = queue_.size() - std::min(queue_.size(), remote_queued);
-  if (queue_.slots_in_use() + remote_reserve >= TimerQueue::kCapacity || own >= max_scheduled_) {
-    return TimerQueue::kInvalidId;
+  if (queue_.slots_in_use() + remote_reserve >= capacity_ || own >= max_scheduled_) {
+    return TimerQueue::kInvalidId;  // (`task` is destroyed unrun)
   }
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   TimerId id = queue_.Add(due, sequence, std::move(task), meta);
   if (handed_to_foreign_loop_) RearmForeignLoop();
   return id;
+}
+
+Looper::TimerId Looper::NextScheduleId() {
+  DCHECK(IsHomeThread());
+  // The slot the next Schedule() takes is the one after its reclaim.
+  ReclaimIfOutOfSlots();
+  return queue_.NextId();
+}
+
+std::size_t Looper::ReclaimIfOutOfSlots() {
+  // The slots the cross-thread posts may still claim stay free, so taking
+  // the inbox never finds the queue full.
+  const std::size_t remote_reserve =
+      remote_->max_queued_ -
+      std::min(remote_->max_queued_, remote_->remote_in_queue_.load(std::memory_order_relaxed));
+  if (queue_.slots_in_use() + remote_reserve >= capacity_ && queue_.cancelled() >= kMinReclaim) {
+    // Out of slots while cancelled entries still hold theirs (a compaction
+    // would have freed them later): free them now rather than refuse.
+    queue_.ReclaimCancelled();
+  }
+  return remote_reserve;
+}
+
+void Looper::SetCapacityForTesting(std::size_t capacity) {
+  CHECK(capacity <= TimerQueue::kCapacity && capacity > remote_->max_queued_);
+  capacity_ = capacity;
 }
 
 bool Looper::Cancel(TimerId id, uint32_t owner) {

@@ -241,8 +241,10 @@ class Looper {
   // Schedule(); it waits in a FIFO instead of the heap, which is what makes
   // post+run cheap.
   void PostNow(Task task, TimerQueue::Meta meta = {});
-  // Home thread. The id the next Schedule() will return.
-  TimerId NextScheduleId() const { return queue_.NextId(); }
+  // Home thread. The id the next Schedule() will return. (Not const: out of
+  // slots, it reclaims the cancelled entries' slots as that Schedule()
+  // would, which changes the slot it takes.)
+  TimerId NextScheduleId();
   // Home thread. Removes a pending entry scheduled with meta.owner `owner`;
   // its task is destroyed unrun. Returns false for unknown, finished or
   // already cancelled ids, and for another owner's entry (two runtimes on
@@ -253,6 +255,10 @@ class Looper {
   std::size_t CancelMany(const TimerId* ids, std::size_t count, uint32_t owner = 0);
   // Home thread. Drops every pending entry posted with `owner`.
   void RemoveOwnedBy(uint32_t owner);
+  // Tests: the queue's slots taken as `capacity` (at most
+  // TimerQueue::kCapacity, more than max_queued_remote_posts), so that
+  // running out of them needs no millions of entries.
+  void SetCapacityForTesting(std::size_t capacity);
 
   // Thread-safe handle for other threads.
   const std::shared_ptr<LooperRemote>& remote() const { return remote_; }
@@ -387,6 +393,10 @@ class Looper {
   void SleepOnFutex(std::optional<Duration> timeout);
   void DispatchFd(WatchId id, uint32_t events);
   bool HasDueWork(TimePoint now);
+  // Schedule()'s first step: out of slots, reclaims the cancelled entries'
+  // slots (when there are kMinReclaim of them). Returns the slots kept for
+  // cross-thread posts.
+  std::size_t ReclaimIfOutOfSlots();
   // How late an entry due at `due` starts now.
   Duration LagOf(TimePoint due);
   void RecordLag(Duration lag);
@@ -405,6 +415,7 @@ class Looper {
   // Home-thread state.
   TimerQueue queue_;
   const std::size_t max_scheduled_;  // Options::max_scheduled
+  std::size_t capacity_ = TimerQueue::kCapacity;  // (SetCapacityForTesting)
   // Out of slots, Schedule() reclaims cancelled entries' slots when there
   // are at least this many (fewer: refused, so a clear-and-set at the very
   // edge does not rebuild the whole queue each time).
