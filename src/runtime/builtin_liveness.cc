@@ -80,22 +80,14 @@ void WaitAsync(const FunctionCallbackInfo<Value>& info) {
 }
 
 // The reactions to V8's compile promise; their data is the resolver of the
-// promise the caller got.
-void CompileFulfilled(const FunctionCallbackInfo<Value>& info) {
+// promise the caller got, settled the same way.
+template <bool kFulfilled>
+void CompileSettled(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   Runtime::From(isolate)->event_loop().Unref();
-  info.Data()
-      .As<v8::Promise::Resolver>()
-      ->Resolve(isolate->GetCurrentContext(), info[0])
-      .FromMaybe(false);
-}
-
-void CompileRejected(const FunctionCallbackInfo<Value>& info) {
-  v8::Isolate* isolate = info.GetIsolate();
-  Runtime::From(isolate)->event_loop().Unref();
-  info.Data()
-      .As<v8::Promise::Resolver>()
-      ->Reject(isolate->GetCurrentContext(), info[0])
+  Local<v8::Promise::Resolver> resolver = info.Data().As<v8::Promise::Resolver>();
+  Local<v8::Context> context = isolate->GetCurrentContext();
+  (kFulfilled ? resolver->Resolve(context, info[0]) : resolver->Reject(context, info[0]))
       .FromMaybe(false);
 }
 
@@ -120,7 +112,7 @@ void Compile(const FunctionCallbackInfo<Value>& info) {
   }
   Runtime* runtime = Runtime::From(isolate);
   runtime->event_loop().Ref();
-  if (!runtime->WhenSettled(promise.As<v8::Promise>(), CompileFulfilled, CompileRejected,
+  if (!runtime->WhenSettled(promise.As<v8::Promise>(), CompileSettled<true>, CompileSettled<false>,
                             resolver)) {
     runtime->event_loop().Unref();  // (As for waitAsync.)
     return;
