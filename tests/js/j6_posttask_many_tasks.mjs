@@ -104,37 +104,3 @@ await test('aborts and setPriority in a long queue whose front has run', async (
   assertEquals(rejected, Array.from({ length: 100 }, (_, i) => 3_500 + i));
   assertEquals(ran, expected);
 });
-
-await test('200,000 queued tasks aborted by one signal, and random aborts, in linear time', async () => {
-  // Each abort shifted the rest of its queue down: one TaskController
-  // aborting 200,000 queued tasks took 110 s on a busy machine (0.4 s now).
-  const shared = new TaskController();
-  const posts = [];
-  let sharedRejected = 0;
-  for (let i = 0; i < 200_000; i++) {
-    posts.push(scheduler.postTask(() => { throw new Error('aborted task ran'); }, { signal: shared.signal })
-      .catch((error) => { if (error.name === 'AbortError') sharedRejected++; }));
-  }
-  // Among them, tasks whose controllers abort in a scattered order: the
-  // others still run in posting order.
-  const ran = [];
-  const controllers = [];
-  for (let i = 0; i < 20_000; i++) {
-    const controller = new TaskController();
-    controllers.push(controller);
-    posts.push(scheduler.postTask(() => ran.push(i), { signal: controller.signal }).catch(() => {}));
-  }
-  shared.abort();
-  const aborted = new Set();
-  for (let k = 0; k < 10_000; k++) {
-    const i = (k * 7_919) % 20_000;  // 7,919 is prime: every index once per 20,000 steps
-    aborted.add(i);
-    controllers[i].abort();
-  }
-  await Promise.all(posts);
-  assertEquals(sharedRejected, 200_000);
-  const expected = [];
-  for (let i = 0; i < 20_000; i++) if (!aborted.has(i)) expected.push(i);
-  assertEquals(ran.length, expected.length);
-  assertEquals(ran.every((value, k) => value === expected[k]), true, 'posting order of the rest');
-});

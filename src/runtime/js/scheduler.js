@@ -130,19 +130,22 @@ class EntryQueue {
     this.tail = kept;
     return removed;
   }
-  // Puts `entry` at its place by enqueue order (the queue is sorted by it).
-  insertByEnqueueOrder(entry) {
-    if (this.holes > 0) this.compact();
+  // Merges `moved` (sorted by enqueue order) in by enqueue order (the queue
+  // is sorted by it): O(n + m), where inserting one at a time was O(n * m).
+  mergeByEnqueueOrder(moved) {
+    if (moved.length === 0) return;
+    this.compact();
     const entries = this.entries;
-    let i = this.tail;
-    while (i > this.head && entries[i - 1].order > entry.order) {
-      entries[i] = entries[i - 1];
-      entries[i].slot = i;
-      i--;
+    const merged = [];
+    let i = 0;
+    let j = 0;
+    while (i < this.tail || j < moved.length) {
+      const entry = j === moved.length || (i < this.tail && entries[i].order < moved[j].order) ? entries[i++] : moved[j++];
+      entry.slot = merged.length;
+      merged[merged.length] = entry;
     }
-    entry.slot = i;
-    entries[i] = entry;
-    this.tail++;
+    this.entries = merged;
+    this.tail = merged.length;
   }
 }
 
@@ -382,10 +385,8 @@ function moveQueuedEntries(signal, previous, priority) {
     const from = queues[priorityIndex(previous) * 2 + kind];
     const to = queues[priorityIndex(priority) * 2 + kind];
     const moved = from.removeAll((entry) => entry.signal === signal && entry.followsSignal);
-    for (let i = 0; i < moved.length; i++) {
-      moved[i].priority = priority;
-      to.insertByEnqueueOrder(moved[i]);
-    }
+    for (let i = 0; i < moved.length; i++) moved[i].priority = priority;
+    to.mergeByEnqueueOrder(moved);
   }
 }
 
