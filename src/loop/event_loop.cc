@@ -134,23 +134,37 @@ bool EventLoop::PostInternal(Task task, Nesting nesting) {
 bool EventLoop::PostInternalDelayed(Task task, Duration delay, Nesting nesting,
                                     Liveness liveness) {
   if (delay <= Duration::zero()) return PostInternal(std::move(task), nesting);
-  TimePoint due = base::DueAfter(clock_->Now(), delay);
+  return ScheduleInternal(std::move(task), delay, nesting, liveness) != TimerQueue::kInvalidId;
+}
+
+EventLoop::TimerId EventLoop::ScheduleInternal(Task task, Duration delay, Nesting nesting,
+                                               Liveness liveness) {
+  TimePoint due = base::DueAfter(clock_->Now(), std::max(delay, Duration::zero()));
   LooperRemote* remote = nullptr;
-  bool accepted = false;
+  TimerId id = TimerQueue::kInvalidId;
   {
     base::MutexLock lock(mutex_);
     if (state_ != State::kShutDown) {
       uint8_t flags = nesting == Nesting::kNonNestable ? kNonNestableFlag : 0;
-      delayed_.Add(due, next_sequence_++, std::move(task),
-                   TimerQueue::Meta{0, liveness == Liveness::kKeepsAlive, flags});
+      id = delayed_.Add(due, next_sequence_++, std::move(task),
+                        TimerQueue::Meta{0, liveness == Liveness::kKeepsAlive, flags});
       PublishLocked();
       remote = remote_.get();
-      accepted = true;
     }
   }
   // A new earliest deadline must shorten a wait already under way.
   if (remote != nullptr) remote->WakeForPost();
-  return accepted;
+  return id;  // (a refused task is destroyed here, outside the lock)
+}
+
+bool EventLoop::CancelInternal(TimerId id) {
+  Task task;  // destroyed after the lock is released
+  base::MutexLock lock(mutex_);
+  if (state_ == State::kShutDown) return false;
+  task = delayed_.Take(id);
+  if (!task) return false;
+  PublishLocked();
+  return true;
 }
 
 bool EventLoop::PostInternalAndWait(Task task) {

@@ -61,6 +61,19 @@ class EventLoop final : public LoopSource,
   // runtime alive (J3).
   bool PostInternalDelayed(Task task, Duration delay, Nesting nesting = Nesting::kNestable,
                            Liveness liveness = Liveness::kWeak);
+  // The same, returning the entry's id for CancelInternal() (kInvalidId
+  // after Shutdown). A delay of zero or less makes it due at once: it joins
+  // the FIFO at the next pass, behind the immediate entries queued by then.
+  TimerId ScheduleInternal(Task task, Duration delay, Nesting nesting = Nesting::kNestable,
+                           Liveness liveness = Liveness::kWeak);
+  // Removes a ScheduleInternal() entry that is not due yet; its task is
+  // destroyed on the calling thread, outside the lock. False once the entry
+  // is due (it joined the FIFO: it will run), ran, or was cancelled, and
+  // after Shutdown. Ids are TimerQueue ids of the lane's own queue: a stale
+  // id never matches a later entry that reuses its slot (the generation
+  // check; see TimerQueue::MakeId). A sleeping home thread is not woken:
+  // it may wake once, uselessly, at the removed entry's deadline.
+  bool CancelInternal(TimerId id);
   // Posts and blocks until the entry ran (true) or was dropped unrun by
   // Shutdown (false, L7). On the home thread the task runs inline.
   bool PostInternalAndWait(Task task);

@@ -560,5 +560,169 @@ TEST(EventLoop, L8ImmediatePostRacingAnOverdueDelayedEntryRunsWithoutAnotherPost
   event_loop->Shutdown();
 }
 
+// ---- ScheduleInternal / CancelInternal ----------------------------------------
+
+// A cancelled delayed entry leaves at once: its destructor runs, its
+// deadline no longer decides the wait (no wakeup for it), and its id is
+// dead, also for the entry that reuses its slot.
+TEST(EventLoop, CancelInternalRemovesADelayedEntryBeforeItIsDue) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::atomic<int> destroyed{0};
+  std::vector<std::string> log;
+  EventLoop::TimerId first = event_loop->ScheduleInternal(
+      [&log, g = DestructionCounter(&destroyed)] { log.push_back("first"); }, milliseconds(5),
+      Nesting::kNonNestable);
+  EventLoop::TimerId second =
+      event_loop->ScheduleInternal(Record(&log, "second"), milliseconds(10));
+  ASSERT_NE(first, TimerQueue::kInvalidId);
+  ASSERT_NE(second, TimerQueue::kInvalidId);
+  EXPECT_EQ(looper->NextTimeoutMs(), 5);
+  EXPECT_TRUE(event_loop->CancelInternal(first));
+  EXPECT_EQ(destroyed.load(), 1);
+  EXPECT_EQ(looper->NextTimeoutMs(), 10);
+  EXPECT_FALSE(event_loop->CancelInternal(first));
+  clock.Advance(milliseconds(10));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"second"}));
+  EXPECT_FALSE(event_loop->CancelInternal(second));  // it ran
+  // The next entry takes the first one's slot; the stale ids leave it alone.
+  EventLoop::TimerId third = event_loop->ScheduleInternal(Record(&log, "third"), milliseconds(1));
+  EXPECT_EQ(TimerQueue::SlotOf(third), TimerQueue::SlotOf(first));
+  EXPECT_FALSE(event_loop->CancelInternal(first));
+  EXPECT_FALSE(event_loop->CancelInternal(second));
+  clock.Advance(milliseconds(1));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"second", "third"}));
+  EXPECT_EQ(looper->NextTimeoutMs(), -1);
+  event_loop->Shutdown();
+}
+
+// Once due, an entry has joined the FIFO and will run: the cancel is
+// refused (an entry of the same pass cancels it too late).
+TEST(EventLoop, CancelInternalLeavesAnEntryThatIsAlreadyDue) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::vector<std::string> log;
+  EventLoop::TimerId due = event_loop->ScheduleInternal(Record(&log, "due"), milliseconds(1));
+  bool cancelled = true;
+  event_loop->PostInternal([&] { cancelled = event_loop->CancelInternal(due); });
+  clock.Advance(milliseconds(1));
+  looper->RunUntilIdle();
+  EXPECT_FALSE(cancelled);
+  EXPECT_EQ(log, (std::vector<std::string>{"due"}));
+  // A delay of zero is due at once, behind what was queued before it.
+  event_loop->PostInternal(Record(&log, "immediate"));
+  EventLoop::TimerId now = event_loop->ScheduleInternal(Record(&log, "zero"), Duration::zero());
+  EXPECT_NE(now, TimerQueue::kInvalidId);
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, (std::vector<std::string>{"due", "immediate", "zero"}));
+  event_loop->Shutdown();
+}
+
+TEST(EventLoop, L7ScheduleInternalAfterShutdownIsRefusedAndCancelsNothing) {
+  auto looper = MakeLooper();
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  std::atomic<int> destroyed{0};
+  EventLoop::TimerId pending =
+      event_loop->ScheduleInternal([g = DestructionCounter(&destroyed)] {}, std::chrono::hours(1));
+  event_loop->Shutdown();
+  EXPECT_EQ(destroyed.load(), 1);
+  EXPECT_FALSE(event_loop->CancelInternal(pending));
+  EXPECT_EQ(event_loop->ScheduleInternal([g = DestructionCounter(&destroyed)] {}, milliseconds(1)),
+            TimerQueue::kInvalidId);
+  EXPECT_EQ(destroyed.load(), 2);
+}
+
+// The home thread schedules and cancels entries of its own (how the runtime
+// drops the timeout task of an Atomics.waitAsync that was notified) while
+// other threads post immediate and delayed entries and the lane runs them:
+// every cancel takes exactly its own entry, never another thread's. (For
+// TSan.)
+TEST(EventLoop, CancelInternalOnTheHomeThreadRacesPostsFromOtherThreads) {
+  auto looper = MakeLooper();
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  constexpr int kThreads = 3;
+  constexpr int kPostsPerThread = 2000;
+  constexpr int kCancels = 3000;
+  std::atomic<int> others_ran{0};
+  std::atomic<int> ours_destroyed{0};
+  std::atomic<bool> ours_ran{false};
+  std::vector<std::thread> posters;
+  for (int t = 0; t < kThreads; ++t) {
+    posters.emplace_back([&] {
+      for (int i = 0; i < kPostsPerThread; ++i) {
+        if (i % 2 == 0) {
+          event_loop->PostInternal([&] { ++others_ran; });
+        } else {
+          // Kept alive, so that Run() below returns only after they ran.
+          EXPECT_NE(event_loop->ScheduleInternal([&] { ++others_ran; },
+                                                 std::chrono::microseconds(i % 7 * 50),
+                                                 Nesting::kNonNestable, Liveness::kKeepsAlive),
+                    TimerQueue::kInvalidId);
+        }
+      }
+    });
+  }
+  for (int i = 0; i < kCancels; ++i) {
+    EventLoop::TimerId id = event_loop->ScheduleInternal(
+        [&ours_ran, g = DestructionCounter(&ours_destroyed)] { ours_ran = true; },
+        std::chrono::hours(1), Nesting::kNonNestable);
+    ASSERT_NE(id, TimerQueue::kInvalidId);
+    if (i % 16 == 0) looper->RunUntilIdle();
+    ASSERT_TRUE(event_loop->CancelInternal(id));
+    ASSERT_FALSE(event_loop->CancelInternal(id));
+  }
+  for (std::thread& poster : posters) poster.join();
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+  EXPECT_EQ(others_ran.load(), kThreads * kPostsPerThread);
+  EXPECT_EQ(ours_destroyed.load(), kCancels);
+  EXPECT_FALSE(ours_ran.load());
+  event_loop->Shutdown();
+}
+
+// CancelInternal is thread-safe: another thread schedules and cancels
+// while the home thread runs the lane. An entry not due yet is always
+// cancelled; one due at about the time of its cancel either runs or is
+// cancelled, never both, never neither. (For TSan.)
+TEST(EventLoop, CancelInternalFromAnotherThreadWhileTheLaneRuns) {
+  auto looper = MakeLooper();
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  constexpr int kRounds = 2000;
+  std::atomic<int> immediate_ran{0};
+  std::atomic<int> delayed_ran{0};
+  std::atomic<int> destroyed{0};
+  int cancelled = 0;
+  event_loop->Ref();
+  std::thread canceller([&] {
+    for (int i = 0; i < kRounds; ++i) {
+      bool far = i % 2 == 0;
+      EventLoop::TimerId id = event_loop->ScheduleInternal(
+          [&delayed_ran, g = DestructionCounter(&destroyed)] { ++delayed_ran; },
+          far ? Duration(std::chrono::hours(1)) : Duration(std::chrono::microseconds(i % 5 * 20)));
+      event_loop->PostInternal([&] { ++immediate_ran; });
+      bool taken = event_loop->CancelInternal(id);
+      if (far && !taken)
+        ADD_FAILURE() << "round " << i << ": an entry due in an hour was not cancelled";
+      cancelled += taken;
+    }
+    // (Behind every entry above that is due by now.)
+    event_loop->ScheduleInternal([&] { event_loop->Unref(); }, std::chrono::milliseconds(1));
+  });
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+  canceller.join();
+  EXPECT_EQ(immediate_ran.load(), kRounds);
+  EXPECT_EQ(delayed_ran.load() + cancelled, kRounds);
+  EXPECT_EQ(destroyed.load(), kRounds);
+  event_loop->Shutdown();
+}
+
 }  // namespace
 }  // namespace hostloop::loop

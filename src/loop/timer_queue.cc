@@ -75,6 +75,14 @@ bool TimerQueue::CancelSlot(uint32_t slot_index) {
   return true;  // `doomed` is destroyed here, the queue consistent
 }
 
+Task TimerQueue::Take(Id id, uint32_t owner) {
+  const uint32_t slot_index = Find(id, owner);
+  if (slot_index == kNoSlot) return Task();
+  Task task = std::move(slot(slot_index).task);
+  Unlink(slot_index);
+  return task;
+}
+
 std::size_t TimerQueue::CancelMany(const Id* ids, std::size_t count, uint32_t owner) {
   // How far ahead to fetch: enough misses in flight to hide a memory
   // round trip behind the cancels in between (16 and 32 measured alike, 8

@@ -108,6 +108,10 @@ class TimerQueue {
   // ahead while it cancels, so their cache misses overlap instead of
   // following one another. (A batch of clearTimeout()s arrives this way.)
   std::size_t CancelMany(const Id* ids, std::size_t count, uint32_t owner = 0);
+  // Cancel() that hands the task to the caller instead of destroying it,
+  // so an owner that serializes access with a lock can destroy it after
+  // unlocking. An empty task when Cancel() would return false.
+  Task Take(Id id, uint32_t owner = 0);
   // Whether `id` names a pending entry (of any owner).
   bool Contains(Id id) const;
   // The id the next Add() will return (so a task can know its own id).

@@ -338,6 +338,34 @@ TEST(TimerQueue, CancelRemovesOnlyTheGivenOwnersEntry) {
   EXPECT_TRUE(queue.empty());
 }
 
+// Take() is Cancel() that hands the task over (EventLoop destroys it after
+// unlocking): the entry is gone at once, only the owner's id takes it, and
+// a stale id takes nothing from the entry that reused its slot.
+TEST(TimerQueue, TakeRemovesTheEntryAndHandsItsTaskOver) {
+  TimerQueue queue;
+  std::vector<int> log;
+  auto token = std::make_shared<int>(0);
+  TimerQueue::Id taken = queue.Add(At(1), 1, [token, &log] { log.push_back(1); });
+  queue.Add(At(2), 2, Record(&log, 2));
+  TimerQueue::Id theirs = queue.Add(At(3), 3, Record(&log, 3), TimerQueue::Meta{8, true, 0});
+  EXPECT_FALSE(queue.Take(theirs));  // another owner's
+  Task task = queue.Take(taken);
+  ASSERT_TRUE(task);
+  EXPECT_EQ(token.use_count(), 2);  // not destroyed: the caller holds it
+  EXPECT_EQ(queue.size(), 2u);
+  EXPECT_FALSE(queue.Contains(taken));
+  EXPECT_FALSE(queue.Take(taken));
+  task = Task();
+  EXPECT_EQ(token.use_count(), 1);
+  DrainAll(queue);
+  EXPECT_EQ(log, (std::vector<int>{2, 3}));
+  // The slot is reused; the old id takes nothing.
+  TimerQueue::Id reused = queue.Add(At(4), 4, Record(&log, 4));
+  EXPECT_EQ(TimerQueue::SlotOf(reused), TimerQueue::SlotOf(taken));
+  EXPECT_FALSE(queue.Take(taken));
+  EXPECT_TRUE(queue.Contains(reused));
+}
+
 TEST(TimerQueue, CancelManyCancelsEachPendingIdOnce) {
   TimerQueue queue;
   std::vector<int> log;
