@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "base/check.h"
+#include "v8/delayed_task_capture.h"
 
 namespace hostloop::v8host {
 
@@ -17,7 +18,10 @@ void ForegroundTaskRunner::Post(std::unique_ptr<v8::Task> task, double delay_in_
   }
   auto delay = std::chrono::duration_cast<loop::Duration>(
       std::chrono::duration<double>(delay_in_seconds));
-  loop->PostInternalDelayed(std::move(entry), delay, nesting, loop::Liveness::kWeak);
+  loop::EventLoop::TimerId id =
+      loop->ScheduleInternal(std::move(entry), delay, nesting, loop::Liveness::kWeak);
+  // (The waitAsync wrapper learns its timeout task's entry this way.)
+  DelayedTaskCapture::OnDelayedTaskPosted(*loop, nesting, id);
 }
 
 void ForegroundTaskRunner::PostTask(std::unique_ptr<v8::Task> task) {

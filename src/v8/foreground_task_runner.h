@@ -3,7 +3,8 @@
 // the platform by RuntimeKey on each post (L11); posts after the runtime is
 // gone are dropped. Delayed tasks wait in the loop's own timer queue (no
 // helper thread, no polling, LESSONS 2) and never keep the runtime alive:
-// they are V8 housekeeping (J3). Idle tasks are disabled.
+// they are V8 housekeeping (J3); a DelayedTaskCapture open on the posting
+// thread learns their entry ids. Idle tasks are disabled.
 #pragma once
 
 #include <v8-platform.h>
