@@ -244,6 +244,16 @@ CASES = [
           "  port2.postMessage('x');\n"
           "});\n"],
          exit=0, stderr=[R(r"loop lag: +max \d{1,2}\.\d+ ms")]),
+    Case("--trace-loop: notified Atomics.waitAsync calls leave no timeout task behind "
+         "(each stale one ran at its deadline: ~200 more passes and internal-lane entries)",
+         ["--trace-loop", "-e",
+          "const ia = new Int32Array(new SharedArrayBuffer(16));\n"
+          "const waits = [];\n"
+          "for (let i = 1; i <= 200; i++) waits.push(Atomics.waitAsync(ia, 0, 0, i).value);\n"
+          "console.log(Atomics.notify(ia, 0), (await Promise.all(waits)).every((v) => v === 'ok'));\n"
+          "await new Promise((resolve) => setTimeout(resolve, 300));\n"],
+         exit=0, stdout_exact="200 true\n",
+         stderr=[R(r"passes: +\d{1,2}$"), R(r"internal lane \d{1,2},")]),
     Case("--trace-loop also prints the statistics when a REPL session ends (stdin at EOF)",
          ["--trace-loop"], exit=0, stderr=["hostloop --trace-loop:", R(r"passes: +\d+")]),
 

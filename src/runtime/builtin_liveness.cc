@@ -5,10 +5,12 @@
 // of its own in a stack trace, so the builtin's error reads as in node.
 #include "runtime/builtin_liveness.h"
 
+#include <optional>
 #include <vector>
 
 #include "runtime/runtime.h"
 #include "runtime/v8_util.h"
+#include "v8/delayed_task_capture.h"
 
 namespace hostloop::runtime {
 namespace {
@@ -33,8 +35,9 @@ v8::MaybeLocal<Value> CallOriginal(const FunctionCallbackInfo<Value>& info,
   return original->Call(info.GetIsolate()->GetCurrentContext(), info.This(), info.Length(), argv);
 }
 
-// A wrapper's data: [original, release], where release() drops the loop
-// reference (one function for every waitAsync call; none is made per call).
+// A wrapper's data: [original, release], where release() ends a wait's
+// bookkeeping (one function for every waitAsync call; none is made per
+// call).
 enum WrapperData : uint32_t { kOriginal, kRelease };
 
 // (Elements of our own array: reading them runs no program code.)
@@ -49,8 +52,33 @@ Local<v8::Function> DataElement(const FunctionCallbackInfo<Value>& info, Wrapper
   return element.As<v8::Function>();
 }
 
-void ReleaseLoopRef(const FunctionCallbackInfo<Value>& info) {
-  Runtime::From(info.GetIsolate())->event_loop().Unref();
+// A waitAsync promise settled (info[0] its value, info[1] the token: the
+// internal-lane entry of its timeout task, when the call learned it). Drops
+// the loop reference and cancels that entry: a notified wait leaves V8's
+// timeout task aborted (futex-emulation.cc, ResolveAsyncWaiterPromise), a
+// no-op that would still wait in the lane until its deadline, holding
+// memory and waking the loop. (A wait that timed out ran its task: the id is
+// dead, and the cancel finds nothing.)
+void WaitEnded(const FunctionCallbackInfo<Value>& info) {
+  loop::EventLoop& loop = Runtime::From(info.GetIsolate())->event_loop();
+  if (info.Length() > 1 && info[1]->IsNumber()) {
+    loop.CancelInternal(static_cast<loop::EventLoop::TimerId>(info[1].As<v8::Number>()->Value()));
+  }
+  loop.Unref();
+}
+
+// Whether Atomics.waitAsync(ta, index, value, timeout) has a timeout for
+// which V8 posts a delayed timeout task when the call waits: a number of
+// milliseconds from 0.002 to 1e12, with margin. (V8 10.2 counts in whole
+// microseconds: below 1 us the task is posted as an immediate one, or the
+// call does not wait; past 2^63 ns it waits forever.) Other values post no
+// delayed task (undefined, NaN, Infinity, 0 and less) or convert through
+// program code, which may make them so: the capture would then take
+// whatever else V8 posted during the call (a GC task) for the wait's.
+bool HasTimeoutTask(const FunctionCallbackInfo<Value>& info) {
+  if (info.Length() < 4 || !info[3]->IsNumber()) return false;
+  double timeout = info[3].As<v8::Number>()->Value();
+  return timeout >= 0.002 && timeout <= 1e12;
 }
 
 void WaitAsync(const FunctionCallbackInfo<Value>& info) {
@@ -58,18 +86,29 @@ void WaitAsync(const FunctionCallbackInfo<Value>& info) {
   Local<v8::Context> context = isolate->GetCurrentContext();
   Local<v8::Function> original = DataElement(info, kOriginal);
   Local<v8::Function> release = DataElement(info, kRelease);
+  if (original.IsEmpty() || release.IsEmpty()) return;
+  Runtime* runtime = Runtime::From(isolate);
   Local<Value> result;
-  if (original.IsEmpty() || release.IsEmpty() || !CallOriginal(info, original).ToLocal(&result)) {
-    return;
+  loop::EventLoop::TimerId timeout_entry = loop::TimerQueue::kInvalidId;
+  {
+    // The builtin posts the timeout task before it returns.
+    std::optional<v8host::DelayedTaskCapture> capture;
+    if (HasTimeoutTask(info)) capture.emplace(runtime->event_loop());
+    if (!CallOriginal(info, original).ToLocal(&result)) return;
+    if (capture) timeout_entry = capture->id();
   }
   // { async, value }, made by V8 just now: value is a promise when the call
   // waits, else "not-equal" or "timed-out".
   Local<Value> value;
   if (!result.As<v8::Object>()->Get(context, V8Symbol(isolate, "value")).ToLocal(&value)) return;
   if (value->IsPromise()) {
-    Runtime* runtime = Runtime::From(isolate);
+    Local<Value> token;
+    // (Ids have 53 bits: a double holds them exactly.)
+    if (timeout_entry != loop::TimerQueue::kInvalidId) {
+      token = v8::Number::New(isolate, static_cast<double>(timeout_entry));
+    }
     runtime->event_loop().Ref();
-    if (!runtime->WhenSettled(value.As<v8::Promise>(), release, release)) {
+    if (!runtime->WhenSettled(value.As<v8::Promise>(), release, release, token)) {
       // (A stack overflow: the caller gets the RangeError, and the reference
       // must not outlive the call, or the runtime never exits.)
       runtime->event_loop().Unref();
@@ -168,7 +207,7 @@ bool WrapBuiltinsForLiveness(Runtime* runtime) {
   Local<v8::Context> context = runtime->context();
   if (Local<v8::Object> atomics = Namespace(context, "Atomics"); !atomics.IsEmpty()) {
     Local<v8::Function> release;
-    if (!v8::Function::New(context, ReleaseLoopRef).ToLocal(&release) ||
+    if (!v8::Function::New(context, WaitEnded).ToLocal(&release) ||
         !Wrap(context, atomics, "waitAsync", WaitAsync, release)) {
       return false;
     }

@@ -3,6 +3,9 @@
 // about either (it cancels the delayed task behind a waitAsync timeout
 // without a word, LESSONS 3; an async compile runs on V8's worker threads
 // and ends with a foreground task the loop must still be running to get).
+// A waitAsync that ends before its timeout also has the internal-lane entry
+// of its timeout task cancelled (V8 leaves the aborted task queued until its
+// deadline; v8/delayed_task_capture.h).
 #pragma once
 
 #include <v8.h>

@@ -751,12 +751,13 @@ bool Runtime::WhenSettled(v8::Local<v8::Promise> promise, v8::FunctionCallback o
 }
 
 bool Runtime::WhenSettled(v8::Local<v8::Promise> promise, v8::Local<v8::Function> fulfilled,
-                          v8::Local<v8::Function> rejected) {
+                          v8::Local<v8::Function> rejected, v8::Local<v8::Value> token) {
   v8::Local<v8::Context> context = this->context();
   v8::Local<v8::Function> when_settled;
   if (!InternalFunction("whenSettled").ToLocal(&when_settled)) return false;
-  v8::Local<v8::Value> argv[] = {promise, fulfilled, rejected};
-  return !when_settled->Call(context, v8::Undefined(isolate_), 3, argv).IsEmpty();
+  v8::Local<v8::Value> argv[] = {promise, fulfilled, rejected, token};
+  return !when_settled->Call(context, v8::Undefined(isolate_), token.IsEmpty() ? 3 : 4, argv)
+              .IsEmpty();
 }
 
 void Runtime::MakeCurrent() {

@@ -347,9 +347,12 @@ class Runtime {
   // terminated.
   bool WhenSettled(v8::Local<v8::Promise> promise, v8::FunctionCallback on_fulfilled,
                    v8::FunctionCallback on_rejected, v8::Local<v8::Value> data);
-  // The same with reactions made once for many promises.
+  // The same with reactions made once for many promises; they get `token`
+  // (undefined if empty) as their second argument, after the value or
+  // reason.
   bool WhenSettled(v8::Local<v8::Promise> promise, v8::Local<v8::Function> on_fulfilled,
-                   v8::Local<v8::Function> on_rejected);
+                   v8::Local<v8::Function> on_rejected,
+                   v8::Local<v8::Value> token = v8::Local<v8::Value>());
 
   // Writes console output (stream 1 stdout, 2 stderr) at once.
   void Print(std::string_view text, int stream);

@@ -229,8 +229,10 @@ internals.realmStarted = function realmStarted() {
       value: Navigator, writable: true, enumerable: false, configurable: true,
     });
   }
-  // whenSettled(promise, onFulfilled, onRejected): calls one of them when
-  // `promise` settles, as promise.then(onFulfilled, onRejected) would, but
+  // whenSettled(promise, onFulfilled, onRejected, token): calls one of them
+  // when `promise` settles, with the value or reason and `token` (what the
+  // caller needs to finish its bookkeeping: one reaction serves many calls),
+  // as promise.then(onFulfilled, onRejected) would, but
   // without Promise.prototype.then, which looks up Promise[Symbol.species]:
   // a program may replace it (with a getter that throws, even), and the
   // runtime's own bookkeeping must neither run its code nor fail with it.
@@ -244,26 +246,26 @@ internals.realmStarted = function realmStarted() {
   const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   const ObjectIsExtensible = Object.isExtensible;
   const PromiseCtor = Promise;
-  const settle = async (promise, onFulfilled, onRejected) => {
+  const settle = async (promise, onFulfilled, onRejected, token) => {
     let value;
     try {
       value = await promise;
     } catch (reason) {
-      onRejected(reason);
+      onRejected(reason, token);
       return;
     }
-    onFulfilled(value);
+    onFulfilled(value, token);
   };
-  const whenSettled = (promise, onFulfilled, onRejected) => {
+  const whenSettled = (promise, onFulfilled, onRejected, token) => {
     if (ObjectGetOwnPropertyDescriptor(promise, 'constructor') !== undefined ||
         !ObjectIsExtensible(promise)) {
-      settle(promise, onFulfilled, onRejected);
+      settle(promise, onFulfilled, onRejected, token);
       return;
     }
     ObjectDefineProperty(promise, 'constructor',
       { __proto__: null, value: PromiseCtor, writable: true, configurable: true });
     try {
-      settle(promise, onFulfilled, onRejected);
+      settle(promise, onFulfilled, onRejected, token);
     } finally {
       delete promise.constructor;
     }
