@@ -628,27 +628,23 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
       !SignalOption(info, 1, &signal)) {
     return;
   }
-  // A signal aborted while the file is read rejects with its reason when
-  // the read is done (what was read is dropped).
-  std::shared_ptr<v8::Global<v8::Value>> watched;
-  if (!signal->IsUndefined()) {
-    watched = std::make_shared<v8::Global<v8::Value>>(info.GetIsolate(), signal);
-  }
   // The most a readFile can return: bytes, a Uint8Array's longest length;
-  // text, the UTF-8 of V8's longest string (at most 3 bytes a UTF-16 unit;
-  // longer input is surely too long) and NewFromUtf8's int length.
   // text, what NewFromUtf8 takes: at most V8's longest string in bytes.
   const std::size_t limit =
       text ? static_cast<std::size_t>(v8::String::kMaxLength) : v8::TypedArray::kMaxLength;
-  info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info), [path = std::move(path), limit] { return ReadFileJob(path, limit); },
-      [text, limit, watched](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver,
-                             FsResult& result) {
+  // The signal waits beside the promise, on this thread (the job runs on the
+  // pool and may end after this runtime did).
+  info.GetReturnValue().Set(RunAsyncWithSignal<FsResult>(
+      RuntimeOf(info), signal, [path = std::move(path), limit] { return ReadFileJob(path, limit); },
+      [text, limit](Runtime* runtime, const PendingPromise& pending, FsResult& result) {
         v8::Isolate* isolate = runtime->isolate();
         v8::Local<v8::Context> context = runtime->context();
-        if (watched) {
+        v8::Local<v8::Promise::Resolver> resolver = pending.resolver;
+        // A signal aborted while the file was read rejects with its reason
+        // now that the read is done (what was read is dropped).
+        if (!pending.signal.IsEmpty()) {
           v8::Local<v8::Value> reason;
-          if (AbortReason(runtime, watched->Get(isolate), &reason) && !reason->IsUndefined()) {
+          if (AbortReason(runtime, pending.signal, &reason) && !reason->IsUndefined()) {
             resolver->Reject(context, reason).FromMaybe(false);
             return;
           }

@@ -18,7 +18,8 @@ void RegisterNativeModule(const std::string& name, NativeModuleFactory factory) 
 
 const std::unordered_map<std::string, NativeModuleFactory>& NativeModules() { return Registry(); }
 
-uint64_t PendingPromises::Add(v8::Local<v8::Promise::Resolver> resolver) {
+uint64_t PendingPromises::Add(v8::Local<v8::Promise::Resolver> resolver,
+                              v8::Local<v8::Value> signal) {
   uint32_t slot;
   if (!free_.empty()) {
     slot = free_.back();
@@ -29,21 +30,24 @@ uint64_t PendingPromises::Add(v8::Local<v8::Promise::Resolver> resolver) {
   }
   Entry& entry = entries_[slot];
   entry.resolver.Reset(runtime_->isolate(), resolver);
+  if (!signal.IsEmpty() && !signal->IsUndefined()) entry.signal.Reset(runtime_->isolate(), signal);
   ++size_;
   return (static_cast<uint64_t>(entry.generation) << 32) | slot;
 }
 
-v8::Local<v8::Promise::Resolver> PendingPromises::Take(uint64_t id) {
+PendingPromise PendingPromises::Take(uint64_t id) {
   const uint32_t slot = static_cast<uint32_t>(id);
   if (slot >= entries_.size()) return {};
   Entry& entry = entries_[slot];
   if (entry.generation != static_cast<uint32_t>(id >> 32) || entry.resolver.IsEmpty()) return {};
-  v8::Local<v8::Promise::Resolver> resolver = entry.resolver.Get(runtime_->isolate());
+  PendingPromise pending{entry.resolver.Get(runtime_->isolate()),
+                         entry.signal.Get(runtime_->isolate())};
   entry.resolver.Reset();
+  entry.signal.Reset();
   ++entry.generation;
   free_.push_back(slot);
   --size_;
-  return resolver;
+  return pending;
 }
 
 }  // namespace hostloop::runtime

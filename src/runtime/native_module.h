@@ -8,7 +8,8 @@
 // microtask checkpoint after it. While the job is pending the runtime is kept
 // alive (J3). If the runtime shut down meanwhile, the completion is refused
 // by its EventLoop and destroyed on the pool thread: it holds no V8 handle
-// (the promise stays in the runtime's pending table), so that is safe.
+// (the promise, and the AbortSignal of an operation that watches one, stay
+// in the runtime's pending table), so that is safe.
 //
 // Sources with no fd and no thread of their own use Looper::AddConsumer plus
 // Looper::Wake instead (see looper.h); that is the last resort.
@@ -38,21 +39,33 @@ using NativeModuleFactory =
 void RegisterNativeModule(const std::string& name, NativeModuleFactory factory);
 const std::unordered_map<std::string, NativeModuleFactory>& NativeModules();
 
-// Promises of pending async work, per runtime (home thread only).
+// A pending promise taken from the table to be settled: its resolver, and
+// the AbortSignal its operation watches (empty when it has none).
+struct PendingPromise {
+  v8::Local<v8::Promise::Resolver> resolver;
+  v8::Local<v8::Value> signal;
+};
+
+// Promises of pending async work, per runtime (home thread only), with the
+// AbortSignal of each operation: the V8 handles of a job stay here, on the
+// home thread, while the job travels to the pool and back.
 class PendingPromises {
  public:
   explicit PendingPromises(Runtime* runtime) : runtime_(runtime) {}
-  uint64_t Add(v8::Local<v8::Promise::Resolver> resolver);
-  // Removes and returns the resolver (empty if unknown).
-  v8::Local<v8::Promise::Resolver> Take(uint64_t id);
+  // `signal` empty or undefined: none.
+  uint64_t Add(v8::Local<v8::Promise::Resolver> resolver,
+               v8::Local<v8::Value> signal = v8::Local<v8::Value>());
+  // Removes and returns the entry (an empty resolver if unknown).
+  PendingPromise Take(uint64_t id);
   std::size_t size() const { return size_; }
 
  private:
-  // Resolvers by slot (reused through a free list, so a pending promise
+  // Entries by slot (reused through a free list, so a pending promise
   // costs no allocation once the table has grown); an id is the slot and
   // its generation at Add, so a stale id finds nothing.
   struct Entry {
     v8::Global<v8::Promise::Resolver> resolver;
+    v8::Global<v8::Value> signal;
     uint32_t generation = 0;
   };
   Runtime* const runtime_;
@@ -68,6 +81,15 @@ class PendingPromises {
 // a job is one allocation, whatever they capture). Returns the promise.
 template <typename Result, typename Work, typename Complete>
 v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& complete);
+
+// The same for an operation that watches an AbortSignal (`signal`, or
+// undefined): the signal waits beside the promise on the home thread (no
+// V8 handle travels with the job), and `complete(runtime, pending, result)`
+// gets both back (a PendingPromise). What an abort does is complete's to
+// decide.
+template <typename Result, typename Work, typename Complete>
+v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value> signal,
+                                          Work&& work, Complete&& complete);
 
 }  // namespace hostloop::runtime
 

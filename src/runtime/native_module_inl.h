@@ -11,7 +11,8 @@
 namespace hostloop::runtime {
 
 template <typename Result, typename Work, typename Complete>
-v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& complete) {
+v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value> signal,
+                                          Work&& work, Complete&& complete) {
   v8::Local<v8::Promise::Resolver> resolver =
       v8::Promise::Resolver::New(runtime->context()).ToLocalChecked();
   // Everything the job carries, in one allocation that travels to the pool
@@ -26,7 +27,7 @@ v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& comple
     std::optional<Result> result;
   };
   auto job = std::unique_ptr<Job>(new Job{runtime, runtime->event_loop().shared_from_this(),
-                                          runtime->pending_promises().Add(resolver),
+                                          runtime->pending_promises().Add(resolver, signal),
                                           std::forward<Work>(work),
                                           std::forward<Complete>(complete), std::nullopt});
   // Pending native work keeps the runtime alive until it completes (J3).
@@ -41,13 +42,23 @@ v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& comple
       Runtime* runtime = job->runtime;
       runtime->event_loop().Unref();
       v8::HandleScope scope(runtime->isolate());
-      v8::Local<v8::Promise::Resolver> resolver = runtime->pending_promises().Take(job->id);
-      if (resolver.IsEmpty() || runtime->stopping()) return;
+      PendingPromise pending = runtime->pending_promises().Take(job->id);
+      if (pending.resolver.IsEmpty() || runtime->stopping()) return;
       Runtime::NativeCallbackScope in_callback(runtime);
-      job->complete(runtime, resolver, *job->result);
+      job->complete(runtime, pending, *job->result);
     });
   });
   return resolver->GetPromise();
+}
+
+template <typename Result, typename Work, typename Complete>
+v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& complete) {
+  return RunAsyncWithSignal<Result>(
+      runtime, v8::Local<v8::Value>(), std::forward<Work>(work),
+      [complete = std::forward<Complete>(complete)](Runtime* runtime, const PendingPromise& pending,
+                                                    Result& result) mutable {
+        complete(runtime, pending.resolver, result);
+      });
 }
 
 }  // namespace hostloop::runtime
