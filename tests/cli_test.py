@@ -169,6 +169,72 @@ def fifos_setup(*names: str, writes: Optional[dict] = None) -> Callable[[str, Ca
     return setup
 
 
+def fifo_peer_setup(*names: str, peer: Callable[[str], None]) -> Callable[[str, Case], Case]:
+    """The named files are FIFOs, and `peer(directory)` runs in a thread: the
+    other end, which reads or writes them as the case needs (its blocking
+    opens wait for the program's)."""
+    def setup(directory: str, case: Case) -> Case:
+        for name in names:
+            os.mkfifo(os.path.join(directory, name))
+        threading.Thread(target=peer, args=(directory,), daemon=True).start()
+        return case
+    return setup
+
+
+def write_in_parts(name: str, parts: list, pause: float = 0.1) -> Callable[[str], None]:
+    """A FIFO peer: writes `parts` (bytes) to FIFO `name`, `pause` s apart."""
+    def peer(directory: str) -> None:
+        with open(os.path.join(directory, name), "wb", buffering=0) as f:
+            for i, part in enumerate(parts):
+                if i > 0:
+                    threading.Event().wait(pause)
+                f.write(part)
+    return peer
+
+
+def pattern_bytes(size: int) -> bytes:
+    """What FIFO_WRITE_PROGRAM writes: byte i is (i * 7) & 255."""
+    return bytes((i * 7) & 255 for i in range(size))
+
+
+def read_slowly_then_report(directory: str) -> None:
+    """The peer of FIFO_WRITE_PROGRAM: opens out.fifo 0.3 s after the
+    program started writing it (which waits for a reader), reads it in 16 KB
+    parts with pauses (the writer fills the pipe and waits), then writes
+    what it got to back.fifo, which the program reads."""
+    threading.Event().wait(0.3)
+    received = bytearray()
+    with open(os.path.join(directory, "out.fifo"), "rb", buffering=0) as f:
+        while True:
+            part = f.read(16384)
+            if not part:
+                break
+            received += part
+            threading.Event().wait(0.002)
+    with open(os.path.join(directory, "back.fifo"), "w", encoding="utf-8") as f:
+        f.write(f"reader got {len(received)} bytes, "
+                f"{'as written' if received == pattern_bytes(len(received)) else 'NOT as written'}")
+
+
+def read_a_little_then_close(directory: str) -> None:
+    """A FIFO peer: reads 10 bytes of out.fifo and closes it."""
+    with open(os.path.join(directory, "out.fifo"), "rb", buffering=0) as f:
+        f.read(10)
+
+
+# More FIFO reads than the thread pool has threads (one per CPU, at least 2):
+# they held every pool thread in read() before they moved to the loop.
+STALLED_FIFO_READS = max(2, os.cpu_count() or 2) + 2
+
+FIFO_WRITE_PROGRAM = """\
+import { readFile, writeFile } from 'hostloop:fs';
+const data = new Uint8Array(1 << 20).map((_, i) => (i * 7) & 255);
+await writeFile('./out.fifo', data);
+console.log('written');
+console.log(await readFile('./back.fifo', 'utf8'));
+"""
+
+
 # A worker whose script is w.mjs (or w.js), terminated 100 ms after it is
 # made; nothing reaches its error listener.
 TERMINATE_LOADING_WORKER = """\
@@ -634,6 +700,114 @@ const p = readFile('/etc/hostname', { encoding: Symbol('x') });
 console.log(p instanceof Promise);
 await p.catch((e) => console.log('rejected', e.constructor.name));
 """], exit=0, stdout_exact="true\nrejected TypeError\n", stderr_exact=""),
+    # ---- hostloop:fs on FIFOs and pipes: read and written on the loop, not the pool ----
+    # A read or write of a FIFO waited in the kernel on a pool thread until
+    # the other end acted: a few FIFOs nobody writes held every pool thread,
+    # and every fs call of the process (a worker's too) waited for ever.
+    Case("fs readFile of FIFOs nobody writes holds up no other fs call, a worker's neither",
+         ["main.mjs"],
+         files={"main.mjs": f"""import {{ readFile }} from 'hostloop:fs';
+for (let i = 0; i < {STALLED_FIFO_READS}; i++) {{
+  readFile(`./never${{i}}`).then(() => console.log('a FIFO nobody writes was read'));
+}}
+const w = new Worker(new URL('./w.mjs', import.meta.url), {{ type: 'module' }});
+const fromWorker = new Promise((resolve) => {{ w.onmessage = (e) => resolve(e.data); }});
+console.log(await readFile('./regular.txt', 'utf8'));
+console.log(await fromWorker);
+hostloop.exit(0);
+""",
+                "w.mjs": "import { readFile } from 'hostloop:fs';\n"
+                         "postMessage('worker: ' + await readFile('./regular.txt', 'utf8'));\n",
+                "regular.txt": "a regular file"},
+         setup=fifos_setup(*[f"never{i}" for i in range(STALLED_FIFO_READS)]), timeout=30,
+         stdout_exact="a regular file\nworker: a regular file\n", stderr_exact=""),
+    # Read on the loop: each part as it comes (a UTF-8 character cut between
+    # two parts, parts larger than the pipe), the end when the writer
+    # closes; then nothing keeps the program alive.
+    Case("fs readFile of a FIFO resolves with what its writer wrote in parts, then the program ends",
+         ["main.mjs"],
+         files={"main.mjs": """import { readFile } from 'hostloop:fs';
+console.log(await readFile('./text.fifo', 'utf8'));
+const bytes = await readFile('./bytes.fifo');
+console.log(bytes.length, bytes.every((b, i) => b === ((i * 7) & 255)));
+"""},
+         setup=fifo_peer_setup("text.fifo", "bytes.fifo", peer=lambda directory: (
+             write_in_parts("text.fifo", [b"caf\xc3", b"\xa9 ", "✓ done".encode()])(directory),
+             write_in_parts("bytes.fifo", [pattern_bytes(300000)[:100],
+                                           pattern_bytes(300000)[100:200000],
+                                           pattern_bytes(300000)[200000:]])(directory))),
+         timeout=30, stdout_exact="café ✓ done\n300000 true\n", stderr_exact=""),
+    Case("fs writeFile to a FIFO nobody reads yet resolves once a reader has read it all",
+         ["main.mjs"], files={"main.mjs": FIFO_WRITE_PROGRAM},
+         setup=fifo_peer_setup("out.fifo", "back.fifo", peer=read_slowly_then_report), timeout=30,
+         stdout_exact="written\nreader got 1048576 bytes, as written\n", stderr_exact=""),
+    # Both ends on one loop: reads and writes take turns, whichever opens first.
+    Case("fs readFile of a FIFO the program writes itself, 3 MiB, and the other way round",
+         ["main.mjs"],
+         files={"main.mjs": """import { readFile, writeFile } from 'hostloop:fs';
+const data = new Uint8Array(3 << 20).map((_, i) => (i * 7) & 255);
+const [bytes] = await Promise.all([readFile('./self.fifo'), writeFile('./self.fifo', data)]);
+console.log(bytes.length, bytes.every((b, i) => b === ((i * 7) & 255)));
+const [, text] = await Promise.all([writeFile('./self.fifo', 'writer first'), readFile('./self.fifo', 'utf8')]);
+console.log(text);
+"""},
+         setup=fifos_setup("self.fifo"), timeout=30, stdout_exact="3145728 true\nwriter first\n",
+         stderr_exact=""),
+    Case("fs writeFile to a FIFO whose reader leaves rejects with EPIPE", ["main.mjs"],
+         files={"main.mjs": """import { writeFile } from 'hostloop:fs';
+try {
+  await writeFile('./out.fifo', new Uint8Array(1 << 20));
+  console.log('resolved');
+} catch (e) {
+  console.log(e.code, e.syscall, e.path === './out.fifo', e.message.endsWith("write './out.fifo'"));
+}
+"""},
+         setup=fifo_peer_setup("out.fifo", peer=read_a_little_then_close), timeout=30,
+         stdout_exact="EPIPE write true true\n", stderr_exact=""),
+    # The signal cancels a FIFO read or write at once, and closes the fd: a
+    # write to the FIFO that was being read then finds no reader.
+    Case("fs readFile/writeFile of a FIFO: the signal rejects them at once, and the program ends",
+         ["main.mjs"],
+         files={"main.mjs": """import { readFile, writeFile } from 'hostloop:fs';
+const controller = new AbortController();
+const read = readFile('./never.fifo', { signal: controller.signal });
+const write = writeFile('./unread.fifo', 'x', { signal: controller.signal });
+setTimeout(() => controller.abort(new Error('enough')), 100);
+for (const [what, promise] of [['read', read], ['write', write]]) {
+  await promise.then(() => console.log(what, 'resolved'), (e) => console.log(what, 'rejected:', e.message));
+}
+const timedOut = (promise) => promise.then(() => 'resolved', (e) => e.name);
+console.log('read', await timedOut(readFile('./never.fifo', { signal: AbortSignal.timeout(50) })));
+console.log('write', await timedOut(writeFile('./never.fifo', 'x', { signal: AbortSignal.timeout(300) })));
+"""},
+         setup=fifos_setup("never.fifo", "unread.fifo"), timeout=30,
+         stdout_exact="read rejected: enough\nwrite rejected: enough\nread TimeoutError\n"
+                      "write TimeoutError\n", stderr_exact=""),
+    Case("a worker terminated while it reads and writes FIFOs, with signals, ends cleanly", ["main.mjs"],
+         files={"main.mjs": """const w = new Worker(new URL('./w.mjs', import.meta.url), { type: 'module' });
+w.onmessage = () => setTimeout(() => { w.terminate(); console.log('terminated'); }, 50);
+""",
+                "w.mjs": """import { readFile, writeFile } from 'hostloop:fs';
+readFile('./never.fifo', { signal: new AbortController().signal });
+readFile('./never.fifo');
+writeFile('./unread.fifo', 'x', { signal: AbortSignal.timeout(60000) });
+postMessage('pending');
+"""},
+         setup=fifos_setup("never.fifo", "unread.fifo"), timeout=30,
+         stdout_exact="terminated\n", stderr_exact=""),
+    Case("hostloop.exit() ends a program whose FIFO read and write are pending", ["main.mjs"],
+         files={"main.mjs": """import { readFile, writeFile } from 'hostloop:fs';
+readFile('./never.fifo', { signal: new AbortController().signal });
+writeFile('./unread.fifo', 'x');
+setTimeout(() => hostloop.exit(3), 50);
+"""},
+         setup=fifos_setup("never.fifo", "unread.fifo"), timeout=30, exit=3,
+         stdout_exact="", stderr_exact=""),
+    Case("fs readFile('/dev/stdin') and writeFile('/dev/stdout') when they are pipes", ["-e", """\
+import { readFile, writeFile } from 'hostloop:fs';
+await writeFile('/dev/stdout', 'stdin said: ' + await readFile('/dev/stdin', 'utf8'));
+"""], stdin=b"hello through a pipe\n", timeout=30,
+         stdout_exact="stdin said: hello through a pipe\n", stderr_exact=""),
     # ---- console: never an exception out of console.log; web objects show state ----
     Case("console.log of values that throw while formatted prints the rest, never throws", ["-e", """
 const e = new Error('boom');

@@ -1,5 +1,8 @@
 // hostloop:fs: promise-returning file operations on the native thread pool
-// (native_module.h). Errors are Error objects with `code` ("ENOENT"),
+// (native_module.h); the reads and writes of files that are not regular
+// ones (FIFOs, pipes, terminals, devices) go on on the runtime's own loop
+// once the pool has opened them (fs_watches.h). Errors are Error objects
+// with `code` ("ENOENT"),
 // `errno`, `syscall` and `path`, like node's. A write that fails part-way
 // is reported as a failure, never as success.
 #include "runtime/fs_module.h"
@@ -18,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/fs_result.h"
+#include "runtime/fs_watches.h"
 #include "runtime/native_module.h"
 #include "runtime/runtime.h"
 #include "runtime/v8_util.h"
@@ -26,123 +31,72 @@
 namespace hostloop::runtime {
 namespace {
 
-// What a pool job hands back to the home thread (no V8 handles).
-struct FsResult {
-  int error = 0;  // errno
-  const char* syscall = "";
-  std::string path;
-  std::string dest;
-  // readFile
-  uint8_t* data = nullptr;
-  std::size_t size = 0;
-  // readFile of more than it can return: the size seen (fstat's, or what
-  // was read when the file kept growing); error is 0.
-  std::size_t too_large = 0;
-  // readdir (sorted by bytes, as node's); with file types, each entry's
-  // DT_* type beside it
-  std::vector<std::string> names;
-  std::vector<unsigned char> types;
-  // stat
-  struct stat info {};
-  // mkdir: the first directory created
-  std::string created;
-
-  FsResult() = default;
-  FsResult(FsResult&& other) noexcept
-      : error(other.error),
-        syscall(other.syscall),
-        path(std::move(other.path)),
-        dest(std::move(other.dest)),
-        data(std::exchange(other.data, nullptr)),
-        size(other.size),
-        too_large(other.too_large),
-        names(std::move(other.names)),
-        types(std::move(other.types)),
-        info(other.info),
-        created(std::move(other.created)) {}
-  FsResult& operator=(FsResult&&) = delete;
-  ~FsResult() { std::free(data); }
-
-  FsResult& Fail(const char* failed_syscall, int error_number, std::string failed_path) {
-    error = error_number;
-    syscall = failed_syscall;
-    path = std::move(failed_path);
-    return *this;
-  }
-};
-
-// Bytes to write: a copy of a string's UTF-8, or a view's backing store
-// (shared with the JS object, which keeps it alive).
-struct Payload {
-  std::string text;
-  std::shared_ptr<v8::BackingStore> store;
-  std::size_t offset = 0;
-  std::size_t length = 0;
-  const char* data() const {
-    return store ? static_cast<const char*>(store->Data()) + offset : text.data();
-  }
-  std::size_t size() const { return store ? length : text.size(); }
-};
-
 // ---- Blocking operations (pool thread) ------------------------------------------
 
+// Whether a file is read and written on the loop (FsWatches), not on the
+// pool: anything but a regular file, a block device (whose reads and
+// writes never wait for another party) or a directory (which fails).
+bool IsStream(const struct stat& info) {
+  return !S_ISREG(info.st_mode) && !S_ISBLK(info.st_mode) && !S_ISDIR(info.st_mode);
+}
+
+// The file is left to the runtime's loop (FsWatches), with its fd.
+FsResult OnLoop(base::UniqueFd fd, std::string path) {
+  FsResult result;
+  result.on_loop = true;
+  result.stream = std::move(fd);
+  result.path = std::move(path);
+  return result;
+}
+
+// A regular file's fd opened with O_NONBLOCK (which only files that are not
+// regular ones look at, on Linux) said EAGAIN anyway (a FUSE file system
+// may): it blocks from now on. False if it did already.
+bool MakeBlocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  return flags >= 0 && (flags & O_NONBLOCK) != 0 && ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0;
+}
+
 // Reads the whole file, at most `limit` bytes: a larger one (or one that
-// grows past it: /dev/zero, a FIFO) fails with too_large set.
+// grows past it) fails with too_large set. The open never waits (a FIFO
+// opened for reading with O_NONBLOCK opens at once), and a file that is
+// not a regular one comes back open, to be read on the loop (on_loop).
 FsResult ReadFileJob(const std::string& path, std::size_t limit) {
   FsResult result;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::move(result.Fail("open", errno, path));
-  // Larger than `limit` (`size` bytes seen so far): nothing is returned.
-  auto too_large = [&](std::size_t size) -> FsResult {
-    ::close(fd);
-    std::free(std::exchange(result.data, nullptr));
-    result.size = 0;
-    result.path = path;
-    result.too_large = size;
-    return std::move(result);
-  };
+  base::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd) return std::move(result.Fail("open", errno, path));
   struct stat info;
-  std::size_t capacity = 64 * 1024;
+  std::size_t first = kFirstReadSize;
   // The size fstat gives for a regular file whose size it knows; procfs
   // and sysfs files say 0 or 4096 and are read to a read() of 0.
   std::size_t known_size = 0;
-  if (::fstat(fd, &info) == 0) {
-    if (S_ISDIR(info.st_mode)) {
-      ::close(fd);
-      return std::move(result.Fail("read", EISDIR, path));
-    }
+  if (::fstat(fd.Get(), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) return std::move(result.Fail("read", EISDIR, path));
+    if (IsStream(info)) return OnLoop(std::move(fd), path);
     if (info.st_size > 0) {
-      if (static_cast<std::size_t>(info.st_size) > limit) return too_large(info.st_size);
-      capacity = static_cast<std::size_t>(info.st_size) + 1;
+      result.path = path;
+      if (static_cast<std::size_t>(info.st_size) > limit) {
+        return std::move(result.TooLarge(info.st_size));
+      }
+      first = static_cast<std::size_t>(info.st_size) + 1;
       if (S_ISREG(info.st_mode)) known_size = static_cast<std::size_t>(info.st_size);
     }
   }
-  // Never more than limit + 1 bytes of buffer: the extra byte tells a file
-  // of exactly `limit` bytes from a larger one.
-  capacity = std::min(capacity, limit + 1);
-  result.data = static_cast<uint8_t*>(std::malloc(capacity));
-  if (result.data == nullptr) {
-    ::close(fd);
-    return std::move(result.Fail("read", ENOMEM, path));
-  }
   while (true) {
-    if (result.size == capacity) {
-      if (capacity > limit) return too_large(result.size);
-      capacity = std::min(capacity * 2, limit + 1);
-      auto* grown = static_cast<uint8_t*>(std::realloc(result.data, capacity));
-      if (grown == nullptr) {
-        ::close(fd);
+    switch (result.MakeRoom(first, limit)) {
+      case FsResult::Room::kOk:
+        break;
+      case FsResult::Room::kTooLarge:
+        result.path = path;
+        return std::move(result.TooLarge(result.size));
+      case FsResult::Room::kNoMemory:
         return std::move(result.Fail("read", ENOMEM, path));  // (result frees data)
-      }
-      result.data = grown;
     }
-    std::size_t wanted = capacity - result.size;
-    ssize_t n = ::read(fd, result.data + result.size, wanted);
+    std::size_t wanted = result.capacity - result.size;
+    ssize_t n = ::read(fd.Get(), result.data + result.size, wanted);
     if (n < 0) {
-      if (errno == EINTR) continue;
-      int error = errno;
-      ::close(fd);
-      return std::move(result.Fail("read", error, path));
+      if (errno == EINTR || (errno == EAGAIN && MakeBlocking(fd.Get()))) continue;
+      return std::move(result.Fail("read", errno, path));
     }
     if (n == 0) break;
     result.size += static_cast<std::size_t>(n);
@@ -155,33 +109,46 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit) {
   }
   // (The buffer holds at most `limit` bytes here: a read that filled its
   // limit + 1 bytes ended at the size check above.)
-  ::close(fd);
   return result;
 }
 
-FsResult WriteFileJob(const std::string& path, const Payload& payload, bool append, bool exclusive,
-                      mode_t mode) {
+// Writes the payload (given back in the result when the write is left to
+// the loop). Opened without blocking: a FIFO with no reader yet fails with
+// ENXIO, and the loop opens it again until one comes.
+FsResult WriteFileJob(std::string path, Payload payload, bool append, bool exclusive, mode_t mode) {
   FsResult result;
-  int flags =
-      O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (exclusive ? O_EXCL : 0);
-  int fd = ::open(path.c_str(), flags, mode);
-  if (fd < 0) return std::move(result.Fail("open", errno, path));
-  const char* data = payload.data();
-  std::size_t left = payload.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, data, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int error = errno;
-      ::close(fd);
-      return std::move(result.Fail("write", error, path));
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (append ? O_APPEND : O_TRUNC) |
+                    (exclusive ? O_EXCL : 0);
+  base::UniqueFd fd(::open(path.c_str(), flags, mode));
+  struct stat info;
+  if (!fd) {
+    const int error = errno;
+    if (error != ENXIO || ::stat(path.c_str(), &info) < 0 || !S_ISFIFO(info.st_mode)) {
+      return std::move(result.Fail("open", error, path));
     }
-    data += n;
-    left -= static_cast<std::size_t>(n);
+  } else if (::fstat(fd.Get(), &info) < 0 || !IsStream(info)) {
+    const char* data = payload.data();
+    std::size_t left = payload.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd.Get(), data, left);
+      if (n < 0) {
+        if (errno == EINTR || (errno == EAGAIN && MakeBlocking(fd.Get()))) continue;
+        return std::move(result.Fail("write", errno, path));
+      }
+      data += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    // close() can report a deferred write error (NFS, quota): not success.
+    if (::close(fd.Release()) < 0 && errno != EINTR) {
+      return std::move(result.Fail("close", errno, path));
+    }
+    return result;
   }
-  // close() can report a deferred write error (NFS, quota): not success.
-  if (::close(fd) < 0 && errno != EINTR) return std::move(result.Fail("close", errno, path));
-  return result;
+  FsResult handover = OnLoop(std::move(fd), std::move(path));
+  handover.open_flags = flags;
+  handover.mode = mode;
+  handover.payload = std::move(payload);
+  return handover;
 }
 
 FsResult ReaddirJob(const std::string& path, bool with_types) {
@@ -436,22 +403,6 @@ void Reject(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value
   info.GetReturnValue().Set(resolver->GetPromise());
 }
 
-// `signal`'s abort reason (undefined while not aborted) in `*reason`; false
-// with the exception in `*reason` when `signal` is not an AbortSignal.
-bool AbortReason(Runtime* runtime, v8::Local<v8::Value> signal, v8::Local<v8::Value>* reason) {
-  v8::Isolate* isolate = runtime->isolate();
-  v8::TryCatch try_catch(isolate);
-  v8::Local<v8::Function> reason_of;
-  v8::Local<v8::Value> argv[] = {signal};
-  if (runtime->InternalFunction("abortReasonOf").ToLocal(&reason_of) &&
-      reason_of->Call(runtime->context(), v8::Undefined(isolate), 1, argv).ToLocal(reason)) {
-    return true;
-  }
-  *reason = try_catch.HasCaught() ? try_catch.Exception() : v8::Undefined(isolate).As<v8::Value>();
-  if (try_catch.HasTerminated()) try_catch.ReThrow();
-  return false;
-}
-
 // `name` is the argument's name in messages (node's: "path", "oldPath"...).
 bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, std::string* path,
                   const char* name = "path") {
@@ -616,7 +567,67 @@ void SettleVoid(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsR
   }
 }
 
-// readFile(path[, 'utf8' | { encoding }]) -> Uint8Array | string
+// The operation's signal was aborted: rejects with its reason (true).
+bool RejectIfAborted(Runtime* runtime, const PendingPromise& pending) {
+  if (pending.signal.IsEmpty()) return false;
+  v8::Local<v8::Value> reason;
+  if (!AbortReason(runtime, pending.signal, &reason) || reason->IsUndefined()) return false;
+  pending.resolver->Reject(runtime->context(), reason).FromMaybe(false);
+  return true;
+}
+
+// Settles a readFile with what was read (on the pool or on the loop).
+void SettleRead(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsResult& result,
+                bool text, std::size_t limit) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Context> context = runtime->context();
+  if (RejectIfFailed(runtime, resolver, result)) return;
+  auto reject_too_large = [&](std::size_t size) {
+    // node's ERR_FS_FILE_TOO_LARGE, a RangeError.
+    v8::Local<v8::Object> error =
+        v8::Exception::RangeError(
+            V8String(isolate, "File size (" + std::to_string(size) +
+                                  ") is greater than what readFile can return as " +
+                                  (text ? "a string" : "bytes") + " (" + std::to_string(limit) +
+                                  ")"))
+            .As<v8::Object>();
+    error
+        ->CreateDataProperty(context, V8Symbol(isolate, "code"),
+                             V8String(isolate, "ERR_FS_FILE_TOO_LARGE"))
+        .FromMaybe(false);
+    error
+        ->CreateDataProperty(context, V8Symbol(isolate, "path"),
+                             StringOrUndefined(isolate, result.path))
+        .FromMaybe(false);
+    resolver->Reject(context, error).FromMaybe(false);
+  };
+  if (result.too_large > 0) {
+    reject_too_large(result.too_large);
+    return;
+  }
+  v8::Local<v8::Value> value;
+  if (text) {
+    v8::Local<v8::String> string;
+    if (!v8::String::NewFromUtf8(isolate, reinterpret_cast<const char*>(result.data),
+                                 v8::NewStringType::kNormal, static_cast<int>(result.size))
+             .ToLocal(&string)) {
+      reject_too_large(result.size);
+      return;
+    }
+    value = string;
+  } else {
+    // The bytes read become the ArrayBuffer: no copy.
+    std::size_t size = result.size;
+    std::unique_ptr<v8::BackingStore> store = v8::ArrayBuffer::NewBackingStore(
+        std::exchange(result.data, nullptr), size,
+        [](void* data, std::size_t, void*) { std::free(data); }, nullptr);
+    v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, std::move(store));
+    value = v8::Uint8Array::New(buffer, 0, size);
+  }
+  resolver->Resolve(context, value).FromMaybe(false);
+}
+
+// readFile(path[, 'utf8' | { encoding, signal }]) -> Uint8Array | string
 void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string path;
   if (!PathArgument(info, 0, &path)) return;
@@ -637,62 +648,21 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(RunAsyncWithSignal<FsResult>(
       RuntimeOf(info), signal, [path = std::move(path), limit] { return ReadFileJob(path, limit); },
       [text, limit](Runtime* runtime, const PendingPromise& pending, FsResult& result) {
-        v8::Isolate* isolate = runtime->isolate();
-        v8::Local<v8::Context> context = runtime->context();
-        v8::Local<v8::Promise::Resolver> resolver = pending.resolver;
-        // A signal aborted while the file was read rejects with its reason
-        // now that the read is done (what was read is dropped).
-        if (!pending.signal.IsEmpty()) {
-          v8::Local<v8::Value> reason;
-          if (AbortReason(runtime, pending.signal, &reason) && !reason->IsUndefined()) {
-            resolver->Reject(context, reason).FromMaybe(false);
-            return;
-          }
-        }
-        if (RejectIfFailed(runtime, resolver, result)) return;
-        auto reject_too_large = [&](std::size_t size) {
-          // node's ERR_FS_FILE_TOO_LARGE, a RangeError.
-          v8::Local<v8::Object> error =
-              v8::Exception::RangeError(
-                  V8String(isolate, "File size (" + std::to_string(size) +
-                                        ") is greater than what readFile can return as " +
-                                        (text ? "a string" : "bytes") + " (" +
-                                        std::to_string(limit) + ")"))
-                  .As<v8::Object>();
-          error
-              ->CreateDataProperty(context, V8Symbol(isolate, "code"),
-                                   V8String(isolate, "ERR_FS_FILE_TOO_LARGE"))
-              .FromMaybe(false);
-          error
-              ->CreateDataProperty(context, V8Symbol(isolate, "path"),
-                                   StringOrUndefined(isolate, result.path))
-              .FromMaybe(false);
-          resolver->Reject(context, error).FromMaybe(false);
-        };
-        if (result.too_large > 0) {
-          reject_too_large(result.too_large);
+        // A signal aborted while a regular file was read rejects with its
+        // reason now that the read is done (what was read is dropped).
+        if (RejectIfAborted(runtime, pending)) return;
+        if (result.on_loop) {
+          // Not a regular file: read on this loop as it becomes readable,
+          // and the signal cancels it at once.
+          FsWatches::Of(runtime).Read(
+              pending, std::move(result), limit,
+              [text, limit](Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver,
+                            FsResult& result) {
+                SettleRead(runtime, resolver, result, text, limit);
+              });
           return;
         }
-        v8::Local<v8::Value> value;
-        if (text) {
-          v8::Local<v8::String> string;
-          if (!v8::String::NewFromUtf8(isolate, reinterpret_cast<const char*>(result.data),
-                                       v8::NewStringType::kNormal, static_cast<int>(result.size))
-                   .ToLocal(&string)) {
-            reject_too_large(result.size);
-            return;
-          }
-          value = string;
-        } else {
-          // The bytes read on the pool become the ArrayBuffer: no copy.
-          std::size_t size = result.size;
-          std::unique_ptr<v8::BackingStore> store = v8::ArrayBuffer::NewBackingStore(
-              std::exchange(result.data, nullptr), size,
-              [](void* data, std::size_t, void*) { std::free(data); }, nullptr);
-          v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, std::move(store));
-          value = v8::Uint8Array::New(buffer, 0, size);
-        }
-        resolver->Resolve(context, value).FromMaybe(false);
+        SettleRead(runtime, pending.resolver, result, text, limit);
       }));
 }
 
@@ -736,8 +706,8 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
   v8::Local<v8::Value> signal;
   bool text;
   mode_t mode;
-  // (A signal is looked at before the write starts; a write once started is
-  // finished, never left half-done.)
+  // (A signal is looked at before the write starts; a write to a regular
+  // file, once started, is finished, never left half-done.)
   if (!CheckOptionsArgument(info, 2) || !Option(info, 2, "encoding", &encoding) ||
       !Option(info, 2, "flag", &flag) || !Option(info, 2, "mode", &mode_option) ||
       !Utf8Encoding(info, encoding, "writes bytes, and strings as utf8", &text) ||
@@ -758,12 +728,21 @@ void WriteOrAppend(const v8::FunctionCallbackInfo<v8::Value>& info, bool append)
       return;
     }
   }
-  info.GetReturnValue().Set(RunAsync<FsResult>(
-      RuntimeOf(info),
-      [path = std::move(path), payload = std::move(payload), append, exclusive, mode] {
-        return WriteFileJob(path, payload, append, exclusive, mode);
+  // A regular file is written on the pool, and once its write started it
+  // finishes. Any other is written on this loop (the signal waits beside the
+  // promise until then), and the signal cancels it.
+  info.GetReturnValue().Set(RunAsyncWithSignal<FsResult>(
+      RuntimeOf(info), signal,
+      [path = std::move(path), payload = std::move(payload), append, exclusive, mode]() mutable {
+        return WriteFileJob(std::move(path), std::move(payload), append, exclusive, mode);
       },
-      SettleVoid));
+      [](Runtime* runtime, const PendingPromise& pending, FsResult& result) {
+        if (!result.on_loop) {
+          SettleVoid(runtime, pending.resolver, result);
+        } else if (!RejectIfAborted(runtime, pending)) {
+          FsWatches::Of(runtime).Write(pending, std::move(result), SettleVoid);
+        }
+      }));
 }
 
 void WriteFile(const v8::FunctionCallbackInfo<v8::Value>& info) { WriteOrAppend(info, false); }

@@ -50,4 +50,18 @@ PendingPromise PendingPromises::Take(uint64_t id) {
   return pending;
 }
 
+bool AbortReason(Runtime* runtime, v8::Local<v8::Value> signal, v8::Local<v8::Value>* reason) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::TryCatch try_catch(isolate);
+  v8::Local<v8::Function> reason_of;
+  v8::Local<v8::Value> argv[] = {signal};
+  if (runtime->InternalFunction("abortReasonOf").ToLocal(&reason_of) &&
+      reason_of->Call(runtime->context(), v8::Undefined(isolate), 1, argv).ToLocal(reason)) {
+    return true;
+  }
+  *reason = try_catch.HasCaught() ? try_catch.Exception() : v8::Undefined(isolate).As<v8::Value>();
+  if (try_catch.HasTerminated()) try_catch.ReThrow();
+  return false;
+}
+
 }  // namespace hostloop::runtime

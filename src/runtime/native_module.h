@@ -11,8 +11,12 @@
 // (the promise, and the AbortSignal of an operation that watches one, stay
 // in the runtime's pending table), so that is safe.
 //
-// Sources with no fd and no thread of their own use Looper::AddConsumer plus
-// Looper::Wake instead (see looper.h); that is the last resort.
+// Work that waits for an fd is no pool job: it would hold a pool thread for
+// as long as the fd makes it wait. It is watched on the runtime's own loop
+// (Looper::WatchFd), as hostloop:fs does with FIFOs and pipes
+// (fs_watches.h). Sources with no fd and no thread of their own use
+// Looper::AddConsumer plus Looper::Wake instead (see looper.h); that is the
+// last resort.
 #pragma once
 
 #include <v8.h>
@@ -73,6 +77,11 @@ class PendingPromises {
   std::vector<uint32_t> free_;
   std::size_t size_ = 0;
 };
+
+// `signal`'s abort reason (undefined while it is not aborted, or when
+// `signal` is undefined) in `*reason`; false, with the exception in
+// `*reason`, when `signal` is not an AbortSignal. Home thread.
+bool AbortReason(Runtime* runtime, v8::Local<v8::Value> signal, v8::Local<v8::Value>* reason);
 
 // Runs `work()` (on the pool), which returns a Result, and then
 // `complete(runtime, resolver, result)` on the home thread. `Result` must be

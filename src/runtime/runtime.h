@@ -90,7 +90,7 @@ class RuntimeExtension {
  public:
   virtual ~RuntimeExtension() = default;
 };
-enum class ExtensionSlot { kWorkers, kBroadcastChannels, kCount };
+enum class ExtensionSlot { kWorkers, kBroadcastChannels, kFsWatches, kCount };
 
 struct WorkerInfo {
   std::string name;
