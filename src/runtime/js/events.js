@@ -575,6 +575,10 @@ function initializeEvent(state, type, bubbles, cancelable) {
   state.cancelable = cancelable;
 }
 
+// (Made once: a template literal per construction cost a string each time.)
+const kEventConstructPrefix = constructPrefix('Event');
+const kCustomEventConstructPrefix = constructPrefix('CustomEvent');
+
 class Event {
   #state;
 
@@ -583,9 +587,9 @@ class Event {
       setEventState(this, newEventState(type, false, false, false, internalTimeStamp));
       return;
     }
-    if (arguments.length < 1) throw argumentCountError(constructPrefix('Event'), 1, arguments.length);
+    if (arguments.length < 1) throw argumentCountError(kEventConstructPrefix, 1, arguments.length);
     type = toDOMString(type);
-    checkDictionary(eventInitDict, constructPrefix('Event'), 'EventInit');
+    checkDictionary(eventInitDict, kEventConstructPrefix, 'EventInit');
     initializeEventState(this, type, eventInitDict);
   }
 
@@ -746,7 +750,7 @@ class CustomEvent extends Event {
   #detail;
 
   constructor(type, eventInitDict = undefined) {
-    const prefix = constructPrefix('CustomEvent');
+    const prefix = kCustomEventConstructPrefix;
     if (arguments.length < 1) throw argumentCountError(prefix, 1, arguments.length);
     // WebIDL converts the arguments in order: type, then the dictionary.
     type = toDOMString(type);
