@@ -120,10 +120,31 @@ const percentEncodingPatches = [
   },
 ];
 
+// URL-impl.js: the constructor tries the fast path first (url_entry.js
+// fastURLParse, bound by esbuild's inject), and falls back to whatwg-url's
+// parser, with its errors, when that does not take the input.
+const urlImplPatches = [
+  {
+    find: `  constructor(globalObject, [url, base]) {
+    let parsedBase = null;`,
+    replace: `  constructor(globalObject, [url, base]) {
+    const fastURL = fastURLParse(url, base);
+    if (fastURL !== null) {
+      this._url = fastURL;
+      this._query = URLSearchParams.createImpl(globalObject, [fastURL.query !== null ? fastURL.query : ""], { doNotStripQMark: true });
+      this._query._url = this;
+      return;
+    }
+    let parsedBase = null;`,
+    count: 1,
+  },
+];
+
 const patchedFiles = new Map([
   [`${here}node_modules/whatwg-url/lib/url-state-machine.js`, stateMachinePatches],
   [`${here}node_modules/webidl-conversions/lib/index.js`, webidlPatches],
   [`${here}node_modules/whatwg-url/lib/percent-encoding.js`, percentEncodingPatches],
+  [`${here}node_modules/whatwg-url/lib/URL-impl.js`, urlImplPatches],
 ]);
 
 function countOf(text, pattern) {
@@ -137,7 +158,7 @@ function countOf(text, pattern) {
 const patches = {
   name: 'patches',
   setup(plugin) {
-    plugin.onLoad({ filter: /(url-state-machine|percent-encoding|index)\.js$/ }, async (args) => {
+    plugin.onLoad({ filter: /(url-state-machine|percent-encoding|index|URL-impl)\.js$/ }, async (args) => {
       const list = patchedFiles.get(args.path);
       if (list === undefined) return undefined;
       let text = await readFile(args.path, 'utf8');

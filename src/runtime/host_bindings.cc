@@ -24,6 +24,7 @@
 #include "runtime/runtime.h"
 #include "runtime/serializer.h"
 #include "runtime/timers.h"
+#include "runtime/url_parser.h"
 #include "runtime/v8_util.h"
 #include "runtime/view_contents.h"
 
@@ -529,6 +530,8 @@ const HostFunction kHostFunctions[] = {
     {"print", Print},
     {"isatty", IsATty},
     {"now", Now},
+    {"urlParse", UrlParse},
+    {"urlParserAvailable", UrlParserAvailable},
     {"getPromiseState", GetPromiseState},
     {"getProxyTarget", GetProxyTarget},
     {"getProxyHandler", GetProxyHandler},

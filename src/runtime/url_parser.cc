@@ -1,0 +1,109 @@
+#include "runtime/url_parser.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "runtime/v8_util.h"
+
+// Ada's C API (ada_c.h), as libnode.so.108 exports it. Weak: a libnode
+// built without it still links and loads, and the fast path stays off.
+extern "C" {
+typedef void* ada_url;
+struct ada_string {
+  const char* data;
+  size_t length;
+};
+struct ada_url_components {
+  uint32_t protocol_end;
+  uint32_t username_end;
+  uint32_t host_start;
+  uint32_t host_end;
+  uint32_t port;
+  uint32_t pathname_start;
+  uint32_t search_start;
+  uint32_t hash_start;
+};
+ada_url ada_parse(const char* input, size_t length) __attribute__((weak));
+ada_url ada_parse_with_base(const char* input, size_t input_length, const char* base,
+                            size_t base_length) __attribute__((weak));
+bool ada_is_valid(ada_url result) __attribute__((weak));
+ada_string ada_get_href(ada_url result) __attribute__((weak));
+const ada_url_components* ada_get_components(ada_url result) __attribute__((weak));
+void ada_free(ada_url result) __attribute__((weak));
+}
+
+namespace hostloop::runtime {
+bool UrlParserLinked() {
+  return ada_parse != nullptr && ada_parse_with_base != nullptr && ada_is_valid != nullptr &&
+         ada_get_href != nullptr && ada_get_components != nullptr && ada_free != nullptr;
+}
+
+namespace {
+
+// The string's UTF-8 (url_entry.js hands over ASCII strings only, but any
+// string converts).
+std::string Utf8(v8::Isolate* isolate, v8::Local<v8::String> string) {
+  std::string out;
+  out.resize(static_cast<std::size_t>(string->Utf8Length(isolate)));
+  string->WriteUtf8(isolate, out.data(), static_cast<int>(out.size()), nullptr,
+                    v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
+  return out;
+}
+
+// Frees an ada_url when it goes out of scope.
+class AdaUrl {
+ public:
+  explicit AdaUrl(ada_url url) : url_(url) {}
+  ~AdaUrl() { ada_free(url_); }
+  AdaUrl(const AdaUrl&) = delete;
+  AdaUrl& operator=(const AdaUrl&) = delete;
+  ada_url get() const { return url_; }
+
+ private:
+  ada_url url_;
+};
+
+}  // namespace
+
+void UrlParse(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (!UrlParserLinked() || info.Length() < 3 || !info[0]->IsString() ||
+      !info[2]->IsUint32Array()) {
+    return;
+  }
+  v8::Local<v8::Uint32Array> out = info[2].As<v8::Uint32Array>();
+  if (out->Length() < 8) return;
+  std::string input = Utf8(isolate, info[0].As<v8::String>());
+  ada_url parsed;
+  if (info[1]->IsString()) {
+    std::string base = Utf8(isolate, info[1].As<v8::String>());
+    parsed = ada_parse_with_base(input.data(), input.size(), base.data(), base.size());
+  } else {
+    parsed = ada_parse(input.data(), input.size());
+  }
+  AdaUrl url(parsed);
+  if (!ada_is_valid(url.get())) return;
+  const ada_url_components* components = ada_get_components(url.get());
+  const uint32_t offsets[8] = {components->protocol_end, components->username_end,
+                               components->host_start,   components->host_end,
+                               components->port,         components->pathname_start,
+                               components->search_start, components->hash_start};
+  // (CopyContents would not write; the view's bytes are written directly.)
+  std::shared_ptr<v8::BackingStore> store = out->Buffer()->GetBackingStore();
+  std::memcpy(static_cast<char*>(store->Data()) + out->ByteOffset(), offsets, sizeof(offsets));
+  ada_string href = ada_get_href(url.get());
+  v8::Local<v8::String> result;
+  if (!v8::String::NewFromUtf8(isolate, href.data, v8::NewStringType::kNormal,
+                               static_cast<int>(href.length))
+           .ToLocal(&result)) {
+    return;
+  }
+  info.GetReturnValue().Set(result);
+}
+
+void UrlParserAvailable(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  info.GetReturnValue().Set(UrlParserLinked());
+}
+
+}  // namespace hostloop::runtime
