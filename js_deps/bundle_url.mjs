@@ -122,20 +122,40 @@ const percentEncodingPatches = [
 
 // URL-impl.js: the constructor tries the fast path first (url_entry.js
 // fastURLParse, bound by esbuild's inject), and falls back to whatwg-url's
-// parser, with its errors, when that does not take the input.
+// parser, with its errors, when that does not take the input. A URL's
+// URLSearchParams object (a wrapper and an impl, ~350 ns) is made when first
+// needed, from the URL's query then: until then nothing can have changed the
+// one without the other (href and search setters update it through the
+// _query getter, which makes it from the new query first).
 const urlImplPatches = [
   {
     find: `  constructor(globalObject, [url, base]) {
     let parsedBase = null;`,
     replace: `  constructor(globalObject, [url, base]) {
+    this._globalObject = globalObject;
+    this._queryObject = null;
     const fastURL = fastURLParse(url, base);
     if (fastURL !== null) {
       this._url = fastURL;
-      this._query = URLSearchParams.createImpl(globalObject, [fastURL.query !== null ? fastURL.query : ""], { doNotStripQMark: true });
-      this._query._url = this;
       return;
     }
     let parsedBase = null;`,
+    count: 1,
+  },
+  {
+    find: `    this._query = URLSearchParams.createImpl(globalObject, [query], { doNotStripQMark: true });
+    this._query._url = this;
+  }`,
+    replace: `  }
+
+  get _query() {
+    if (this._queryObject === null) {
+      const query = this._url.query !== null ? this._url.query : "";
+      this._queryObject = URLSearchParams.createImpl(this._globalObject, [query], { doNotStripQMark: true });
+      this._queryObject._url = this;
+    }
+    return this._queryObject;
+  }`,
     count: 1,
   },
 ];
