@@ -122,7 +122,8 @@ const percentEncodingPatches = [
 
 // URL-impl.js: the constructor tries the fast path first (url_entry.js
 // fastURLParse, bound by esbuild's inject), and falls back to whatwg-url's
-// parser, with its errors, when that does not take the input. A URL's
+// parser, with its errors, when that does not take the input (URL.canParse
+// too). A URL's
 // URLSearchParams object (a wrapper and an impl, ~350 ns) is made when first
 // needed, from the URL's query then: until then nothing can have changed the
 // one without the other (href and search setters update it through the
@@ -156,6 +157,16 @@ const urlImplPatches = [
     }
     return this._queryObject;
   }`,
+    count: 1,
+  },
+  {
+    find: `  static canParse(url, base) {
+    let parsedBase = null;`,
+    replace: `  static canParse(url, base) {
+    if (fastURLParse(url, base) !== null) {
+      return true;
+    }
+    let parsedBase = null;`,
     count: 1,
   },
 ];
