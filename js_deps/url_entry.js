@@ -309,8 +309,19 @@ export function install(global) {
 // of every function compiled by then: parsing a few URLs here compiles the
 // parser's common paths once, at build time, instead of in the first
 // `new URL(...)` of every program (a few ms of lazy compilation). Nothing
-// else of these calls stays behind.
+// else of these calls stays behind. They go through whatwg-url's parser,
+// then through the fast path (below), which afterwards asks again, at run
+// time, whether Ada is there.
 function warmUp(URL) {
+  adaAvailable = false;
+  warmUpWith(URL);
+  adaAvailable = undefined;
+  warmUpWith(URL);
+  adaAvailable = undefined;
+  adaComponents = null;
+}
+
+function warmUpWith(URL) {
   const base = new URL('file:///home/user/project/main.mjs');
   for (const input of ['./worker.mjs', 'https://user:pw@www.Example.com:8080/a/../b/c.html?q=1&r=%20#frag',
     'http://127.0.0.1/', 'data:text/plain,x', 'blob:null/x']) {
@@ -343,7 +354,7 @@ const fastPathInput = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
 const punycodeLabel = /xn--/i;
 const kAbsent = 0xffffffff;
 let adaComponents = null;  // made on first use: the snapshot holds none
-let adaAvailable;
+let adaAvailable;  // undefined: not asked yet
 
 function fastPathAllows(string) {
   return string.length < 0x10000 && fastPathInput.test(string) && !punycodeLabel.test(string);
