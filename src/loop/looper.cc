@@ -195,7 +195,9 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   if (meta.keeps_alive) ++due_now_keep_alive_;
   due_now_.push_back(DueNowEntry{due, sequence, meta, std::move(task)});
-  if (handed_to_foreign_loop_) RearmForeignLoop();
+  if (handed_to_foreign_loop_ && backend_fd_requested_.load(std::memory_order_relaxed)) {
+    RearmForeignLoop();
+  }
 }
 
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
@@ -212,7 +214,9 @@ Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta
   }
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   TimerId id = queue_.Add(due, sequence, std::move(task), meta);
-  if (handed_to_foreign_loop_) RearmForeignLoop();
+  if (handed_to_foreign_loop_ && backend_fd_requested_.load(std::memory_order_relaxed)) {
+    RearmForeignLoop();
+  }
   return id;
 }
 
@@ -470,6 +474,18 @@ void Looper::ArmForeignDeadline() {
     deadline = base::TickClock::Default()->Now() + TimeUntil(*deadline, Now());
   }
   poller_.ArmDeadline(deadline);
+}
+
+int Looper::BackendFd() {
+  if (!backend_fd_requested_.exchange(true, std::memory_order_relaxed)) {
+    // Posts since the last hand-off did not move the deadline.
+    if (!IsHomeThread()) {
+      Wake();
+    } else if (handed_to_foreign_loop_) {
+      ArmForeignDeadline();
+    }
+  }
+  return poller_.fd();
 }
 
 void Looper::RearmForeignLoop() {

@@ -310,8 +310,12 @@ class Looper {
 
   // The epoll fd: poll it for readability to learn that Step() has work.
   // Armed from the start and again when Run() returns, so a foreign loop
-  // may poll it before its first Step().
-  int BackendFd() const { return poller_.fd(); }
+  // may poll it before its first Step(). Until someone first asks for it,
+  // home-thread posts between runs do not move its deadline (no foreign
+  // loop can be polling it; it saved a deadline lookup per post); the
+  // first call catches up (on another thread, by a Wake(): the fd is
+  // readable at once and the next Step() arms it).
+  int BackendFd();
   // Home thread. Time until work is due, rounded up to whole ms for poll()
   // and capped at INT_MAX ms (~24.8 days: poll() takes an int, and a
   // truncated far deadline made it spin): 0 = due now, -1 = nothing
@@ -442,6 +446,8 @@ class Looper {
   std::unordered_map<int, WatchId> fd_owners_;
   // Set by a Step() that handed the wait to the foreign loop, until the next pass.
   bool handed_to_foreign_loop_ = false;
+  // Whether BackendFd() was ever asked for (any thread).
+  std::atomic<bool> backend_fd_requested_{false};
   WatchId next_watch_id_ = 1;
   std::size_t keep_alive_watches_ = 0;
   std::vector<LoopSource*> sources_;

@@ -532,6 +532,36 @@ TEST(Looper, L10WorkAddedBetweenStepsMakesTheBackendFdReadable) {
   EXPECT_TRUE(delayed_ran);
 }
 
+// Until BackendFd() is first asked for, posts between runs leave the fd's
+// deadline alone (nobody can be polling it); the first request catches up,
+// on the home thread by arming the deadline, on another one by a Wake().
+TEST(Looper, L10TheFirstBackendFdRequestCatchesUpWithWorkAddedBetweenSteps) {
+  auto looper = MakeLooper();
+  looper->PostDelayed([] {}, std::chrono::hours(1));  // an unrelated far deadline
+  EXPECT_TRUE(looper->Step());
+  bool ran = false;
+  looper->Post([&] { ran = true; });
+  pollfd fd{looper->BackendFd(), POLLIN, 0};
+  // Generous bound: readable at once; without the catch-up, in an hour.
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  looper->Step();
+  EXPECT_TRUE(ran);
+}
+
+TEST(Looper, L10TheFirstBackendFdRequestFromAnotherThreadWakesTheFd) {
+  auto other = MakeLooper();
+  other->PostDelayed([] {}, std::chrono::hours(1));
+  EXPECT_TRUE(other->Step());
+  bool other_ran = false;
+  other->Post([&] { other_ran = true; });
+  int other_fd = -1;
+  std::thread([&] { other_fd = other->BackendFd(); }).join();
+  pollfd polled{other_fd, POLLIN, 0};
+  ASSERT_EQ(::poll(&polled, 1, 10'000), 1);
+  other->Step();
+  EXPECT_TRUE(other_ran);
+}
+
 TEST(Looper, L10QuitOnTheHomeThreadBetweenStepsMakesTheBackendFdReadable) {
   // The application quits from its own handler between two Step()s: the
   // foreign loop must wake for the Step() that returns false, not sleep to
