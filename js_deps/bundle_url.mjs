@@ -120,14 +120,13 @@ const percentEncodingPatches = [
   },
 ];
 
-// URL-impl.js: the constructor tries the fast path first (url_entry.js
-// fastURLParse, bound by esbuild's inject), and falls back to whatwg-url's
-// parser, with its errors, when that does not take the input (URL.canParse
-// too). A URL's
-// URLSearchParams object (a wrapper and an impl, ~350 ns) is made when first
-// needed, from the URL's query then: until then nothing can have changed the
-// one without the other (href and search setters update it through the
-// _query getter, which makes it from the new query first).
+// URL-impl.js: the constructor (and URL.canParse) tries the fast path first
+// (url_entry.js fastURLParse, bound by esbuild's inject), and falls back to
+// whatwg-url's parser, with its errors, when that does not take the input.
+// A URL's URLSearchParams object (a wrapper and an impl, ~350 ns) is made
+// when first needed, from the URL's query then: until then nothing can have
+// changed the one without the other (href and search setters update it
+// through the _query getter, which makes it from the new query first).
 const urlImplPatches = [
   {
     find: `  constructor(globalObject, [url, base]) {
