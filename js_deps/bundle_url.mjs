@@ -170,11 +170,59 @@ const urlImplPatches = [
   },
 ];
 
+// URL.js, URLSearchParams.js, utils.js (webidl2js wrappers): a wrapper keeps
+// its impl in a private slot (internals.newPrivateSlot, through url_entry.js
+// setImpl/implOf/hasImpl) instead of an own property keyed by a symbol.
+// Object.defineProperty of that property was a runtime call on every URL
+// and URLSearchParams made (and the property showed in
+// Object.getOwnPropertySymbols(url), which no browser or node has).
+function wrapperPatches(reads) {
+  return [
+    {
+      find: 'utils.hasOwn(value, implSymbol) && value[implSymbol] instanceof',
+      replace: 'hasImpl(value) && implOf(value) instanceof',
+      count: 1,
+    },
+    {
+      find: `Object.defineProperty(wrapper, implSymbol, {
+    value: new Impl.implementation(globalObject, constructorArgs, privateData),
+    configurable: true
+  });`,
+      replace: 'setImpl(wrapper, new Impl.implementation(globalObject, constructorArgs, privateData));',
+      count: 1,
+    },
+    {
+      find: `Object.defineProperty(wrapper, implSymbol, {
+    value: Object.create(Impl.implementation.prototype),
+    configurable: true
+  });`,
+      replace: 'setImpl(wrapper, Object.create(Impl.implementation.prototype));',
+      count: 1,
+    },
+    ...reads.map(([object, count]) => ({
+      find: `${object}[implSymbol]`,
+      replace: `implOf(${object})`,
+      count,
+    })),
+  ];
+}
+const utilsPatches = [
+  {
+    find: 'return wrapper ? wrapper[implSymbol] : null;',
+    replace: 'return wrapper ? implOf(wrapper) : null;',
+    count: 1,
+  },
+];
+
 const patchedFiles = new Map([
   [`${here}node_modules/whatwg-url/lib/url-state-machine.js`, stateMachinePatches],
   [`${here}node_modules/webidl-conversions/lib/index.js`, webidlPatches],
   [`${here}node_modules/whatwg-url/lib/percent-encoding.js`, percentEncodingPatches],
   [`${here}node_modules/whatwg-url/lib/URL-impl.js`, urlImplPatches],
+  [`${here}node_modules/whatwg-url/lib/URL.js`, wrapperPatches([['esValue', 24], ['wrapper', 5]])],
+  [`${here}node_modules/whatwg-url/lib/URLSearchParams.js`,
+    wrapperPatches([['esValue', 9], ['wrapper', 5], ['this', 2], ['target', 1]])],
+  [`${here}node_modules/whatwg-url/lib/utils.js`, utilsPatches],
 ]);
 
 function countOf(text, pattern) {
@@ -188,7 +236,7 @@ function countOf(text, pattern) {
 const patches = {
   name: 'patches',
   setup(plugin) {
-    plugin.onLoad({ filter: /(url-state-machine|percent-encoding|index|URL-impl)\.js$/ }, async (args) => {
+    plugin.onLoad({ filter: /(url-state-machine|percent-encoding|index|URL-impl|URL|URLSearchParams|utils)\.js$/ }, async (args) => {
       const list = patchedFiles.get(args.path);
       if (list === undefined) return undefined;
       let text = await readFile(args.path, 'utf8');

@@ -435,3 +435,18 @@ export function fastURLParse(input, base) {
     fragment: hashStart === kAbsent ? null : href.slice(hashStart + 1),
   };
 }
+
+// The impl behind a URL or URLSearchParams wrapper, in a private slot
+// (js_deps/bundle_url.mjs patches webidl2js's wrappers to use these).
+// events.js, which makes slots, runs before url.js.
+// eslint-disable-next-line no-undef -- the internal scripts' `internals`
+const implSlot = internals.newPrivateSlot();
+export function setImpl(wrapper, impl) {
+  implSlot.set(wrapper, impl);
+}
+export function implOf(wrapper) {
+  return implSlot.peek(wrapper);
+}
+export function hasImpl(value) {
+  return implSlot.peek(value) !== undefined;
+}

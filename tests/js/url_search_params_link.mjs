@@ -44,3 +44,21 @@ await test('URLs made by each parser, and by URL.parse', () => {
   }
   if (typeof URL.parse === 'function') assertEquals(URL.parse('http://x/?k=v').searchParams.get('k'), 'v');
 });
+
+await test('URL and URLSearchParams objects have no own properties, and check their brand', () => {
+  // (whatwg-url kept the impl in an own Symbol(impl) property; browsers and
+  // node show none.)
+  const url = new URL('http://x/?a=1');
+  assertEquals(Reflect.ownKeys(url), []);
+  assertEquals(Reflect.ownKeys(url.searchParams), []);
+  assertEquals(Reflect.ownKeys(new URLSearchParams('b=2')), []);
+  let error;
+  try {
+    Object.getOwnPropertyDescriptor(URL.prototype, 'href').get.call(Object.create(URL.prototype));
+  } catch (caught) {
+    error = caught;
+  }
+  assertEquals(error instanceof TypeError, true);
+  class Sub extends URLSearchParams {}
+  assertEquals(new Sub('c=3').get('c'), '3');
+});
