@@ -195,9 +195,7 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   if (meta.keeps_alive) ++due_now_keep_alive_;
   due_now_.push_back(DueNowEntry{due, sequence, meta, std::move(task)});
-  if (handed_to_foreign_loop_ && backend_fd_requested_.load(std::memory_order_relaxed)) {
-    RearmForeignLoop();
-  }
+  if (handed_to_foreign_loop_) RearmForeignLoop();
 }
 
 Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
@@ -214,9 +212,7 @@ Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta
   }
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   TimerId id = queue_.Add(due, sequence, std::move(task), meta);
-  if (handed_to_foreign_loop_ && backend_fd_requested_.load(std::memory_order_relaxed)) {
-    RearmForeignLoop();
-  }
+  if (handed_to_foreign_loop_) RearmForeignLoop();
   return id;
 }
 
@@ -493,6 +489,9 @@ void Looper::RearmForeignLoop() {
   // timers: the backend fd's deadline must cover that work too, or the
   // foreign loop sleeps past it (until an unrelated deadline, or forever).
   // (A pending Wake() keeps it at once: re-arming resets the timerfd.)
+  // Until BackendFd() is asked for, no foreign loop can be polling it, and
+  // that first call catches up.
+  if (!backend_fd_requested_.load(std::memory_order_relaxed)) return;
   ArmForeignDeadline();
 }
 

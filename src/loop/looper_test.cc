@@ -549,17 +549,17 @@ TEST(Looper, L10TheFirstBackendFdRequestCatchesUpWithWorkAddedBetweenSteps) {
 }
 
 TEST(Looper, L10TheFirstBackendFdRequestFromAnotherThreadWakesTheFd) {
-  auto other = MakeLooper();
-  other->PostDelayed([] {}, std::chrono::hours(1));
-  EXPECT_TRUE(other->Step());
-  bool other_ran = false;
-  other->Post([&] { other_ran = true; });
-  int other_fd = -1;
-  std::thread([&] { other_fd = other->BackendFd(); }).join();
-  pollfd polled{other_fd, POLLIN, 0};
-  ASSERT_EQ(::poll(&polled, 1, 10'000), 1);
-  other->Step();
-  EXPECT_TRUE(other_ran);
+  auto looper = MakeLooper();
+  looper->PostDelayed([] {}, std::chrono::hours(1));
+  EXPECT_TRUE(looper->Step());
+  bool ran = false;
+  looper->Post([&] { ran = true; });
+  int backend_fd = -1;
+  std::thread([&] { backend_fd = looper->BackendFd(); }).join();
+  pollfd fd{backend_fd, POLLIN, 0};
+  ASSERT_EQ(::poll(&fd, 1, 10'000), 1);
+  looper->Step();
+  EXPECT_TRUE(ran);
 }
 
 TEST(Looper, L10QuitOnTheHomeThreadBetweenStepsMakesTheBackendFdReadable) {
