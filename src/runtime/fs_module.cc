@@ -1,9 +1,8 @@
 // hostloop:fs: promise-returning file operations on the native thread pool
-// (native_module.h); the reads and writes of files that are not regular
-// ones (FIFOs, pipes, terminals, devices) go on on the runtime's own loop
-// once the pool has opened them (fs_watches.h). Errors are Error objects
-// with `code` ("ENOENT"),
-// `errno`, `syscall` and `path`, like node's. A write that fails part-way
+// (native_module.h); files that are not regular ones (FIFOs, pipes,
+// terminals, devices) are read and written on the runtime's own loop once
+// the pool has opened them (fs_watches.h). Errors are Error objects with
+// `code` ("ENOENT"), `errno`, `syscall` and `path`, like node's. A write that fails part-way
 // is reported as a failure, never as success.
 #include "runtime/fs_module.h"
 

@@ -34,22 +34,13 @@ void ada_free(ada_url result) __attribute__((weak));
 }
 
 namespace hostloop::runtime {
+
 bool UrlParserLinked() {
   return ada_parse != nullptr && ada_parse_with_base != nullptr && ada_is_valid != nullptr &&
          ada_get_href != nullptr && ada_get_components != nullptr && ada_free != nullptr;
 }
 
 namespace {
-
-// The string's UTF-8 (url_entry.js hands over ASCII strings only, but any
-// string converts).
-std::string Utf8(v8::Isolate* isolate, v8::Local<v8::String> string) {
-  std::string out;
-  out.resize(static_cast<std::size_t>(string->Utf8Length(isolate)));
-  string->WriteUtf8(isolate, out.data(), static_cast<int>(out.size()), nullptr,
-                    v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
-  return out;
-}
 
 // Frees an ada_url when it goes out of scope.
 class AdaUrl {
@@ -74,10 +65,10 @@ void UrlParse(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
   v8::Local<v8::Uint32Array> out = info[2].As<v8::Uint32Array>();
   if (out->Length() < 8) return;
-  std::string input = Utf8(isolate, info[0].As<v8::String>());
+  std::string input = StdString(isolate, info[0]);
   ada_url parsed;
   if (info[1]->IsString()) {
-    std::string base = Utf8(isolate, info[1].As<v8::String>());
+    std::string base = StdString(isolate, info[1]);
     parsed = ada_parse_with_base(input.data(), input.size(), base.data(), base.size());
   } else {
     parsed = ada_parse(input.data(), input.size());
