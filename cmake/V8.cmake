@@ -28,6 +28,18 @@ if(NOT HOSTLOOP_V8_MAJOR STREQUAL "10")
     "libnode.so.108. Point HOSTLOOP_V8_ROOT at libnode-dev's headers (scripts/setup.sh fetches them).")
 endif()
 
+# include/node lacks v8-fast-api-calls.h (host_bindings.h needs it); libnode-dev
+# ships V8's complete include folder beside it, the same version (the files
+# both have are identical). Searched after include/node.
+set(_v8_full_include "${HOSTLOOP_V8_ROOT}/include/nodejs/deps/v8/include")
+if(NOT EXISTS "${_v8_full_include}/v8-fast-api-calls.h")
+  message(FATAL_ERROR "No ${_v8_full_include}/v8-fast-api-calls.h: libnode-dev's V8 headers are incomplete.")
+endif()
+file(STRINGS "${_v8_full_include}/v8-version.h" _v8_full_major_line REGEX "^#define V8_MAJOR_VERSION [0-9]+")
+if(NOT _v8_full_major_line STREQUAL _v8_major_line)
+  message(FATAL_ERROR "${_v8_full_include} and ${_v8_include} hold different V8 versions.")
+endif()
+
 find_library(HOSTLOOP_LIBNODE NAMES libnode.so.108
   PATHS "${HOSTLOOP_V8_ROOT}/lib/${CMAKE_LIBRARY_ARCHITECTURE}" "${HOSTLOOP_V8_ROOT}/lib"
   NO_DEFAULT_PATH REQUIRED)
@@ -40,7 +52,7 @@ set_target_properties(hostloop_v8_import PROPERTIES
   IMPORTED_NO_SONAME FALSE)
 # SYSTEM keeps V8's own warnings out of our build. libnode's V8 has neither
 # pointer compression nor the sandbox, so neither macro may be defined.
-target_include_directories(hostloop_v8_import SYSTEM INTERFACE "${_v8_include}")
+target_include_directories(hostloop_v8_import SYSTEM INTERFACE "${_v8_include}" "${_v8_full_include}")
 target_compile_definitions(hostloop_v8_import INTERFACE V8_DEPRECATION_WARNINGS=0)
 add_library(hostloop::v8 ALIAS hostloop_v8_import)
 

@@ -49,6 +49,10 @@ void Print(const FunctionCallbackInfo<Value>& info) {
 void Now(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(RuntimeOf(info)->NowMs());
 }
+double FastNow(Local<v8::Object> /*receiver*/) {
+  return Runtime::From(v8::Isolate::GetCurrent())->NowMs();
+}
+const v8::CFunction kFastNow = v8::CFunction::Make(FastNow);
 
 void GetPromiseState(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
@@ -338,6 +342,20 @@ void TimerStart(const FunctionCallbackInfo<Value>& info) {
   ReturnTimerId(info, RuntimeOf(info)->timers().Start(info[0].As<v8::Number>()->Value(), weak));
 }
 
+// The same from optimized code (HostFunction::fast). A full queue takes the
+// slow path, which throws; Start() changed nothing then (the cancels it may
+// have flushed were due anyway).
+double FastTimerStart(Local<v8::Object> /*receiver*/, double timeout_ms, bool weak,
+                      v8::FastApiCallbackOptions& options) {
+  double id = Runtime::From(v8::Isolate::GetCurrent())->timers().Start(timeout_ms, weak);
+  if (id == Timers::kQueueFull) {
+    options.fallback = true;
+    return 0;
+  }
+  return id;
+}
+const v8::CFunction kFastTimerStart = v8::CFunction::Make(FastTimerStart);
+
 // timerRearm(periodMs) -> entry id: the running interval's next repetition.
 void TimerRearm(const FunctionCallbackInfo<Value>& info) {
   if (info.Length() < 1 || !info[0]->IsNumber()) return;
@@ -529,7 +547,7 @@ void InitiatingScriptUrl(const FunctionCallbackInfo<Value>& info) {
 const HostFunction kHostFunctions[] = {
     {"print", Print},
     {"isatty", IsATty},
-    {"now", Now},
+    {"now", Now, &kFastNow},
     {"urlParse", UrlParse},
     {"urlParserAvailable", UrlParserAvailable},
     {"getPromiseState", GetPromiseState},
@@ -543,7 +561,7 @@ const HostFunction kHostFunctions[] = {
     {"applyUncaughtPolicy", ApplyUncaughtPolicy},
     {"errorLocation", GetErrorLocation},
     {"enqueueMicrotask", EnqueueMicrotask},
-    {"timerStart", TimerStart},
+    {"timerStart", TimerStart, &kFastTimerStart},
     {"timerRearm", TimerRearm},
     {"timerFlushCancels", TimerFlushCancels},
     {"evaluateScript", EvaluateScript},
@@ -579,7 +597,11 @@ void RegisterHostExtension(std::span<const HostFunction> functions) {
 void AddHostFunctions(v8::Local<v8::Context> context, v8::Local<v8::Object> target,
                       std::span<const HostFunction> functions) {
   for (const HostFunction& function : functions) {
-    SetMethod(context, target, function.name, function.callback);
+    if (function.fast == nullptr) {
+      SetMethod(context, target, function.name, function.callback);
+    } else {
+      SetFastMethod(context, target, function.name, function.callback, function.fast);
+    }
   }
 }
 
@@ -642,23 +664,20 @@ void SetRunHostProperties(Runtime* runtime, v8::Local<v8::Object> host) {
 const intptr_t* ExternalReferences() {
   static const std::vector<intptr_t> references = [] {
     std::vector<intptr_t> list;
-    for (const HostFunction& function : kHostFunctions) {
-      list.push_back(reinterpret_cast<intptr_t>(function.callback));
-    }
-    for (const HostFunction& function : MessagePortHandle::Functions()) {
-      list.push_back(reinterpret_cast<intptr_t>(function.callback));
-    }
-    for (const HostFunction& function : EncodingFunctions()) {
-      list.push_back(reinterpret_cast<intptr_t>(function.callback));
-    }
-    for (const HostFunction& function : BroadcastChannelFunctions()) {
-      list.push_back(reinterpret_cast<intptr_t>(function.callback));
-    }
-    for (std::span<const HostFunction> extension : HostExtensions()) {
-      for (const HostFunction& function : extension) {
+    auto add = [&list](std::span<const HostFunction> functions) {
+      for (const HostFunction& function : functions) {
         list.push_back(reinterpret_cast<intptr_t>(function.callback));
+        if (function.fast != nullptr) {
+          list.push_back(reinterpret_cast<intptr_t>(function.fast->GetAddress()));
+          list.push_back(reinterpret_cast<intptr_t>(function.fast->GetTypeInfo()));
+        }
       }
-    }
+    };
+    add(kHostFunctions);
+    add(MessagePortHandle::Functions());
+    add(EncodingFunctions());
+    add(BroadcastChannelFunctions());
+    for (std::span<const HostFunction> extension : HostExtensions()) add(extension);
     list.push_back(reinterpret_cast<intptr_t>(MessagePortHandle::ConstructorCallback()));
     list.push_back(0);
     return list;

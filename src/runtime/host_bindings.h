@@ -5,6 +5,7 @@
 // for V8's serializer.
 #pragma once
 
+#include <v8-fast-api-calls.h>
 #include <v8.h>
 
 #include <cstdint>
@@ -17,6 +18,13 @@ class Runtime;
 struct HostFunction {
   const char* name;
   v8::FunctionCallback callback;
+  // A V8 fast API call for the same function, or null: what optimized code
+  // calls directly, without the ~40 ns of an API callback (see
+  // docs/ARCHITECTURE.md, "Fast API calls"). It must not allocate on the JS
+  // heap, call into JS or throw; it sets options.fallback to have
+  // `callback` run instead (which may do all of that), after doing nothing
+  // observable.
+  const v8::CFunction* fast = nullptr;
 };
 
 // Adds native functions from a higher layer (workers) to every host object.

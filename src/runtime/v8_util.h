@@ -127,6 +127,23 @@ inline void SetMethod(v8::Local<v8::Context> context, v8::Local<v8::Object> targ
   target->CreateDataProperty(context, key, function).Check();
 }
 
+// SetMethod() for a function with a V8 fast API call `fast` beside the
+// regular `callback` (see HostFunction::fast).
+inline void SetFastMethod(v8::Local<v8::Context> context, v8::Local<v8::Object> target,
+                          std::string_view name, v8::FunctionCallback callback,
+                          const v8::CFunction* fast) {
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::Local<v8::Function> function =
+      v8::FunctionTemplate::New(isolate, callback, v8::Local<v8::Value>(),
+                                v8::Local<v8::Signature>(), 0, v8::ConstructorBehavior::kThrow,
+                                v8::SideEffectType::kHasSideEffect, fast)
+          ->GetFunction(context)
+          .ToLocalChecked();
+  v8::Local<v8::String> key = V8Symbol(isolate, name);
+  function->SetName(key);
+  target->CreateDataProperty(context, key, function).Check();
+}
+
 // A handle made strong or weak as its owner's state changes: Set(strong)
 // clears or sets the weak callback (`callback(parameter)` when the object is
 // collected) only when that changes; nothing once the handle is empty.

@@ -33,7 +33,7 @@ base::Result<void> V8Process::Initialize(const char* argv0,
   }
   g_snapshot = snapshot;
   // Import assertions (`assert { type: 'json' }`) are behind a flag in V8 10.2.
-  static const char kDefaultFlags[] = "--harmony-import-assertions";
+  static const char kDefaultFlags[] = "--harmony-import-assertions --turbo-fast-api-calls";
   v8::V8::SetFlagsFromString(kDefaultFlags, sizeof kDefaultFlags - 1);
   if (!v8_flags.empty()) {
     // SetFlagsFromCommandLine removes the flags it knows; what is left over
