@@ -122,7 +122,7 @@ void Utf8Encode(const v8::FunctionCallbackInfo<v8::Value>& info) {
   int length = text->Utf8Length(isolate);
   v8::Local<v8::ArrayBuffer> buffer =
       v8::ArrayBuffer::New(isolate, static_cast<std::size_t>(length));
-  text->WriteUtf8(isolate, static_cast<char*>(buffer->GetBackingStore()->Data()), length, nullptr,
+  text->WriteUtf8(isolate, static_cast<char*>(buffer->Data()), length, nullptr,
                   v8::String::NO_NULL_TERMINATION | v8::String::REPLACE_INVALID_UTF8);
   info.GetReturnValue().Set(v8::Uint8Array::New(buffer, 0, static_cast<std::size_t>(length)));
 }
@@ -239,7 +239,7 @@ void ViewBytes(const v8::FunctionCallbackInfo<v8::Value>& info) {
     bytes = v8::Uint8Array::New(v8::ArrayBuffer::New(isolate, 0), 0, 0);
   } else if (contents.resizable) {
     v8::Local<v8::ArrayBuffer> copy = v8::ArrayBuffer::New(isolate, contents.length);
-    std::memcpy(copy->GetBackingStore()->Data(), contents.data(), contents.length);
+    std::memcpy(copy->Data(), contents.data(), contents.length);
     bytes = v8::Uint8Array::New(copy, 0, contents.length);
   } else {
     v8::Local<v8::Value> buffer = info[0];

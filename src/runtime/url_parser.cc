@@ -80,9 +80,10 @@ void UrlParse(const v8::FunctionCallbackInfo<v8::Value>& info) {
                                components->host_start,   components->host_end,
                                components->port,         components->pathname_start,
                                components->search_start, components->hash_start};
-  // (CopyContents would not write; the view's bytes are written directly.)
-  std::shared_ptr<v8::BackingStore> store = out->Buffer()->GetBackingStore();
-  std::memcpy(static_cast<char*>(store->Data()) + out->ByteOffset(), offsets, sizeof(offsets));
+  // (CopyContents would not write; the view's bytes are written directly.
+  // Data(), not GetBackingStore(): no shared_ptr to make and drop per call.)
+  std::memcpy(static_cast<char*>(out->Buffer()->Data()) + out->ByteOffset(), offsets,
+              sizeof(offsets));
   ada_string href = ada_get_href(url.get());
   v8::Local<v8::String> result;
   if (!v8::String::NewFromUtf8(isolate, href.data, v8::NewStringType::kNormal,
