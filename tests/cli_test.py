@@ -693,6 +693,26 @@ for (const [name, encoding] of [['huge', undefined], ['huge', 'utf8'], ['big', '
          stdout_exact="huge undefined RangeError ERR_FS_FILE_TOO_LARGE\n"
                       "huge utf8 RangeError ERR_FS_FILE_TOO_LARGE\n"
                       "big utf8 RangeError ERR_FS_FILE_TOO_LARGE\n"),
+    # A signal aborted while a regular file is read on the pool rejects at
+    # once, and the pool's read stops at its next chunk: the 3 GiB read used
+    # to run to its end first (5 s a GiB on the dev VM, all of it in RAM)
+    # and only then reject. The bound is generous; the program's exit waits
+    # for the pool job, so it comes soon after too.
+    Case("fs readFile of a 3 GiB file: its signal's abort rejects at once and stops the read",
+         ["main.mjs"],
+         files={"main.mjs": """import { readFile } from 'hostloop:fs';
+const controller = new AbortController();
+const started = performance.now();
+const reading = readFile('./big', { signal: controller.signal });
+setTimeout(() => controller.abort(), 5);
+try {
+  await reading;
+  console.log('resolved');
+} catch (e) {
+  const ms = performance.now() - started;
+  console.log(e.name, ms < 2000 ? 'at once' : `after ${Math.round(ms)} ms`);
+}
+"""}, setup=sparse_files_setup, exit=0, timeout=120, stdout_exact="AbortError at once\n"),
     # An encoding whose string conversion throws rejects the promise; it
     # threw synchronously and left a second, unhandled rejection behind.
     Case("fs readFile: an encoding that cannot be converted rejects, once", ["-e", """import { readFile } from 'hostloop:fs';

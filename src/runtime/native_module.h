@@ -21,6 +21,7 @@
 
 #include <v8.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,15 +51,22 @@ struct PendingPromise {
   v8::Local<v8::Value> signal;
 };
 
+// A flag a pool job polls to stop early (RunAsyncAbortable): set on the home
+// thread when the operation's AbortSignal aborts.
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
 // Promises of pending async work, per runtime (home thread only), with the
 // AbortSignal of each operation: the V8 handles of a job stay here, on the
 // home thread, while the job travels to the pool and back.
 class PendingPromises {
  public:
   explicit PendingPromises(Runtime* runtime) : runtime_(runtime) {}
-  // `signal` empty or undefined: none.
+  // `signal` empty or undefined: none. With a signal and a `cancel` flag,
+  // the signal's abort rejects the promise at once with its reason, removes
+  // the entry (the job's completion then finds nothing: Take() gives an
+  // empty resolver) and sets the flag for the job to stop early.
   uint64_t Add(v8::Local<v8::Promise::Resolver> resolver,
-               v8::Local<v8::Value> signal = v8::Local<v8::Value>());
+               v8::Local<v8::Value> signal = v8::Local<v8::Value>(), CancelFlag cancel = nullptr);
   // Removes and returns the entry (an empty resolver if unknown).
   PendingPromise Take(uint64_t id);
   std::size_t size() const { return size_; }
@@ -70,8 +78,19 @@ class PendingPromises {
   struct Entry {
     v8::Global<v8::Promise::Resolver> resolver;
     v8::Global<v8::Value> signal;
+    // With a CancelFlag: the abort algorithm added to the signal, and the flag.
+    v8::Global<v8::Function> abort_algorithm;
+    CancelFlag cancel;
     uint32_t generation = 0;
   };
+  Entry* Find(uint64_t id);
+  void Release(uint64_t id, Entry& entry);
+  // internals.addAbortAlgorithm / removeAbortAlgorithm(signal, algorithm).
+  void CallAbortAlgorithms(const char* name, v8::Local<v8::Value> signal,
+                           v8::Local<v8::Function> algorithm);
+  static void OnAbort(const v8::FunctionCallbackInfo<v8::Value>& info);
+  void Abort(uint64_t id);
+
   Runtime* const runtime_;
   std::vector<Entry> entries_;
   std::vector<uint32_t> free_;
@@ -99,6 +118,15 @@ v8::Local<v8::Promise> RunAsync(Runtime* runtime, Work&& work, Complete&& comple
 template <typename Result, typename Work, typename Complete>
 v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value> signal,
                                           Work&& work, Complete&& complete);
+
+// RunAsyncWithSignal for work that can stop part-way: `work(cancelled)`
+// gets a `const std::atomic<bool>&` to poll, and the signal's abort rejects
+// the promise at once (with the signal's reason) and sets it; `complete` is
+// then not called (what the job still returns is dropped). A readFile of a
+// large file stops between chunks instead of reading to the end first.
+template <typename Result, typename Work, typename Complete>
+v8::Local<v8::Promise> RunAsyncAbortable(Runtime* runtime, v8::Local<v8::Value> signal, Work&& work,
+                                         Complete&& complete);
 
 }  // namespace hostloop::runtime
 

@@ -10,9 +10,13 @@
 
 namespace hostloop::runtime {
 
+namespace internal {
+
+// RunAsyncWithSignal and RunAsyncAbortable: `cancel` is the flag of an
+// abortable operation, else null.
 template <typename Result, typename Work, typename Complete>
-v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value> signal,
-                                          Work&& work, Complete&& complete) {
+v8::Local<v8::Promise> RunAsyncJob(Runtime* runtime, v8::Local<v8::Value> signal, CancelFlag cancel,
+                                   Work&& work, Complete&& complete) {
   v8::Local<v8::Promise::Resolver> resolver =
       v8::Promise::Resolver::New(runtime->context()).ToLocalChecked();
   // Everything the job carries, in one allocation that travels to the pool
@@ -26,10 +30,10 @@ v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value>
     std::decay_t<Complete> complete;
     std::optional<Result> result;
   };
-  auto job = std::unique_ptr<Job>(new Job{runtime, runtime->event_loop().shared_from_this(),
-                                          runtime->pending_promises().Add(resolver, signal),
-                                          std::forward<Work>(work),
-                                          std::forward<Complete>(complete), std::nullopt});
+  auto job = std::unique_ptr<Job>(
+      new Job{runtime, runtime->event_loop().shared_from_this(),
+              runtime->pending_promises().Add(resolver, signal, std::move(cancel)),
+              std::forward<Work>(work), std::forward<Complete>(complete), std::nullopt});
   // Pending native work keeps the runtime alive until it completes (J3).
   runtime->event_loop().Ref();
   loop::ThreadPool::Shared().Submit([job = std::move(job)]() mutable {
@@ -49,6 +53,29 @@ v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value>
     });
   });
   return resolver->GetPromise();
+}
+
+}  // namespace internal
+
+template <typename Result, typename Work, typename Complete>
+v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value> signal,
+                                          Work&& work, Complete&& complete) {
+  return internal::RunAsyncJob<Result>(runtime, signal, nullptr, std::forward<Work>(work),
+                                       std::forward<Complete>(complete));
+}
+
+template <typename Result, typename Work, typename Complete>
+v8::Local<v8::Promise> RunAsyncAbortable(Runtime* runtime, v8::Local<v8::Value> signal, Work&& work,
+                                         Complete&& complete) {
+  const bool has_signal = !signal.IsEmpty() && !signal->IsUndefined();
+  CancelFlag cancel = has_signal ? std::make_shared<std::atomic<bool>>(false) : nullptr;
+  return internal::RunAsyncJob<Result>(
+      runtime, signal, cancel,
+      [work = std::forward<Work>(work), cancel]() mutable {
+        static const std::atomic<bool> kNever{false};
+        return work(cancel ? *cancel : kNever);
+      },
+      std::forward<Complete>(complete));
 }
 
 template <typename Result, typename Work, typename Complete>

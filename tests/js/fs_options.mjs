@@ -12,8 +12,8 @@
 //  - writeFile/appendFile take `mode` for a file they create;
 //  - `signal`: an aborted AbortSignal rejects with its reason and nothing is
 //    done (the file is not written); a signal aborted while readFile runs
-//    rejects with its reason; a value that is not an AbortSignal is a
-//    TypeError;
+//    rejects with its reason (also one shared by many reads, after the
+//    others finished); a value that is not an AbortSignal is a TypeError;
 //  - stat's bigint is refused; rm's options must be an object.
 
 import { readFile, writeFile, appendFile, readdir, stat, mkdir, rm } from 'hostloop:fs';
@@ -91,6 +91,15 @@ try {
     controller.abort(reason);
     assertEquals(await assertRejects(reading), reason, 'aborted while reading');
     assertEquals(await readFile(at('s'), { encoding: 'utf8', signal: new AbortController().signal }), 'before');
+    // One signal for many reads: the ones that finished are done with it;
+    // its abort reaches the one still pending.
+    const shared = new AbortController();
+    for (let i = 0; i < 50; i++) {
+      assertEquals(await readFile(at('s'), { encoding: 'utf8', signal: shared.signal }), 'before');
+    }
+    const lastRead = readFile(at('s'), { signal: shared.signal });
+    shared.abort(reason);
+    assertEquals(await assertRejects(lastRead), reason, 'the read pending at the abort');
     await assertRejects(readFile(at('s'), { signal: {} }), TypeError, 'AbortSignal');
     await assertRejects(writeFile(at('s'), 'x', { signal: 1 }), TypeError, 'AbortSignal');
     assertEquals(await readFile(at('s'), 'utf8'), 'before');
