@@ -8,7 +8,9 @@
 // 10,000 calls each are far past V8's tier-up). Checks that timers set and
 // cleared there behave: every kept timer fires once, in the order it was
 // set; no cleared one fires or keeps the process alive (they wait a minute,
-// past this test's timeout); performance.now() never goes back.
+// past this test's timeout); performance.now() never goes back. The same in
+// a worker (its own isolate and loop: a fast call finds its runtime from the
+// isolate that calls it).
 
 import { test, assert, assertEquals } from './lib/assert.mjs';
 
@@ -46,4 +48,13 @@ await test('timers and performance.now from hot code on the snapshot realm', asy
   for (let i = 0; i < fired.length; i++) {
     if (fired[i] !== 2 * i + 1) assertEquals(fired[i], 2 * i + 1, `timer ${i} out of order`);
   }
+});
+
+await test('the same in a worker: its timers go to its own loop', async () => {
+  const worker = new Worker(new URL('./fixtures/workers/hot_timers.mjs', import.meta.url), { type: 'module' });
+  const report = await new Promise((resolve) => {
+    worker.onmessage = (event) => resolve(event.data);
+  });
+  worker.terminate();
+  assertEquals(report, { fired: 100000, inOrder: true, distinctIds: true });
 });
