@@ -343,25 +343,46 @@ function warmUpWith(URL) {
 // whatwg-url's own parser would have made, and the rest of whatwg-url (getters,
 // setters, searchParams) works on it as on any other.
 //
-// Only inputs made of the characters below take it: they leave out what the
-// URL Standard changed since libnode108's Ada was released (spaces before a
-// query or fragment of an opaque path, "^" in a path, ...), whatever needs
-// percent-encoding or IDNA, and "xn--" labels (punycode validation).
-// Everything else, and every input Ada rejects (whatwg-url then throws its
-// own error), goes through whatwg-url. tests/js/url_fast_path.mjs compares
-// the two parsers' records over WPT's inputs.
-const fastPathInput = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
-const punycodeLabel = /xn--/i;
+// Only inputs made of URL-safe ASCII characters, without "xn--", take it
+// (the native side checks: FastPathAllows in src/runtime/url_parser.h):
+// they leave out what the URL Standard changed since libnode108's Ada was
+// released (spaces before a query or fragment of an opaque path, "^" in a
+// path, ...), whatever needs percent-encoding or IDNA, and "xn--" labels
+// (punycode validation). Everything else, and every input Ada rejects
+// (whatwg-url then throws its own error), goes through whatwg-url.
+// tests/js/url_fast_path.mjs compares the two parsers' records over WPT's
+// inputs.
 const kAbsent = 0xffffffff;
 let adaComponents = null;  // made on first use: the snapshot holds none
 let adaAvailable;  // undefined: not asked yet
 
-function fastPathAllows(string) {
-  return string.length < 0x10000 && fastPathInput.test(string) && !punycodeLabel.test(string);
+// (A switch, not a Set: Set.has would hash each freshly sliced scheme.)
+function isSpecialScheme(scheme) {
+  switch (scheme) {
+    case 'http': case 'https': case 'ws': case 'wss': case 'ftp': case 'file':
+      return true;
+    default:
+      return false;
+  }
 }
-
-const specialSchemes = new Set(['ftp', 'file', 'http', 'https', 'ws', 'wss']);
 const dottedQuad = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
+const isDigit = (code) => code >= 0x30 && code <= 0x39;
+
+// The segments of a path that starts with "/" (what "/a/b".slice(1).split('/')
+// gives, without split()'s runtime call).
+function pathSegments(pathname) {
+  const segments = [];
+  let start = 1;
+  for (;;) {
+    const end = pathname.indexOf('/', start);
+    if (end === -1) {
+      segments.push(pathname.slice(start));
+      return segments;
+    }
+    segments.push(pathname.slice(start, end));
+    start = end + 1;
+  }
+}
 
 // A serialized host as whatwg-url keeps it: an IPv4 address as a number, an
 // IPv6 address as its eight pieces, anything else as the string.
@@ -378,7 +399,9 @@ function hostRecord(host, special) {
     for (let i = 0; i < tailParts.length; i++) pieces[8 - tailParts.length + i] = parseInt(tailParts[i], 16);
     return pieces;
   }
-  if (special) {
+  // Ada writes an IPv4 address in dotted decimal: a host that does not start
+  // and end with a digit is a domain (no regular expression to run).
+  if (special && isDigit(host.charCodeAt(0)) && isDigit(host.charCodeAt(host.length - 1))) {
     const quad = dottedQuad.exec(host);
     if (quad !== null) return ((+quad[1] * 256 + +quad[2]) * 256 + +quad[3]) * 256 + +quad[4];
   }
@@ -389,7 +412,7 @@ function hostRecord(host, special) {
 // or null when the fast path does not take it.
 export function fastURLParse(input, base) {
   if (adaAvailable === undefined) adaAvailable = host.urlParserAvailable() === true;
-  if (!adaAvailable || !fastPathAllows(input) || (base !== undefined && !fastPathAllows(base))) return null;
+  if (!adaAvailable) return null;
   adaComponents ??= new Uint32Array(8);
   const c = adaComponents;
   const href = host.urlParse(input, base, c);
@@ -411,9 +434,9 @@ export function fastURLParse(input, base) {
     if (href.charCodeAt(hostStart) === 0x40 /* @ */) {
       username = href.slice(protocolEnd + 2, usernameEnd);
       if (usernameEnd < hostStart) password = href.slice(usernameEnd + 1, hostStart);
-      hostValue = hostRecord(href.slice(hostStart + 1, hostEnd), specialSchemes.has(scheme));
+      hostValue = hostRecord(href.slice(hostStart + 1, hostEnd), isSpecialScheme(scheme));
     } else {
-      hostValue = hostRecord(href.slice(hostStart, hostEnd), specialSchemes.has(scheme));
+      hostValue = hostRecord(href.slice(hostStart, hostEnd), isSpecialScheme(scheme));
     }
   }
   const pathEnd = searchStart !== kAbsent ? searchStart : hashStart !== kAbsent ? hashStart : href.length;
@@ -422,7 +445,7 @@ export function fastURLParse(input, base) {
   if (!hasAuthority && pathname.charCodeAt(0) !== 0x2f) {
     path = pathname;  // an opaque path
   } else {
-    path = pathname === '' ? [] : pathname.slice(1).split('/');
+    path = pathname === '' ? [] : pathSegments(pathname);
   }
   return {
     scheme,

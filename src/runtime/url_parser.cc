@@ -1,8 +1,10 @@
 #include "runtime/url_parser.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "runtime/v8_util.h"
 
@@ -35,6 +37,27 @@ void ada_free(ada_url result) __attribute__((weak));
 
 namespace hostloop::runtime {
 
+bool FastPathAllows(std::string_view text) {
+  static constexpr auto kAllowed = [] {
+    std::array<bool, 256> allowed{};
+    for (int c = 'A'; c <= 'Z'; ++c) allowed[c] = allowed[c + ('a' - 'A')] = true;
+    for (int c = '0'; c <= '9'; ++c) allowed[c] = true;
+    for (unsigned char c : std::string_view("-._~:/?#[]@!$&'()*+,;=%")) allowed[c] = true;
+    return allowed;
+  }();
+  if (text.size() >= 0x10000) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (!kAllowed[c]) return false;
+    // "xn--", any case ('-' has no case: | 0x20 leaves it).
+    if ((c | 0x20) == 'x' && i + 3 < text.size() && (text[i + 1] | 0x20) == 'n' &&
+        text[i + 2] == '-' && text[i + 3] == '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool UrlParserLinked() {
   return ada_parse != nullptr && ada_parse_with_base != nullptr && ada_is_valid != nullptr &&
          ada_get_href != nullptr && ada_get_components != nullptr && ada_free != nullptr;
@@ -66,9 +89,11 @@ void UrlParse(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Local<v8::Uint32Array> out = info[2].As<v8::Uint32Array>();
   if (out->Length() < 8) return;
   std::string input = StdString(isolate, info[0]);
+  if (!FastPathAllows(input)) return;
   ada_url parsed;
   if (info[1]->IsString()) {
     std::string base = StdString(isolate, info[1]);
+    if (!FastPathAllows(base)) return;
     parsed = ada_parse_with_base(input.data(), input.size(), base.data(), base.size());
   } else {
     parsed = ada_parse(input.data(), input.size());
