@@ -110,9 +110,16 @@ void UrlParse(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::memcpy(static_cast<char*>(out->Buffer()->Data()) + out->ByteOffset(), offsets,
               sizeof(offsets));
   ada_string href = ada_get_href(url.get());
+  // A serialized URL is ASCII (non-ASCII is percent-encoded, hosts are
+  // punycode), its own Latin-1: no UTF-8 decoder needed (checked anyway).
+  const auto* bytes = reinterpret_cast<const uint8_t*>(href.data);
+  bool ascii = true;
+  for (std::size_t i = 0; i < href.length; ++i) ascii &= bytes[i] < 0x80;
   v8::Local<v8::String> result;
-  if (!v8::String::NewFromUtf8(isolate, href.data, v8::NewStringType::kNormal,
-                               static_cast<int>(href.length))
+  if (!(ascii ? v8::String::NewFromOneByte(isolate, bytes, v8::NewStringType::kNormal,
+                                           static_cast<int>(href.length))
+              : v8::String::NewFromUtf8(isolate, href.data, v8::NewStringType::kNormal,
+                                        static_cast<int>(href.length)))
            .ToLocal(&result)) {
     return;
   }
