@@ -318,7 +318,7 @@ function warmUp(URL) {
   adaAvailable = undefined;
   warmUpWith(URL);
   adaAvailable = undefined;
-  adaComponents = null;
+  adaOffsets = null;
 }
 
 function warmUpWith(URL) {
@@ -339,9 +339,10 @@ function warmUpWith(URL) {
 // src/runtime/url_parser.cc) instead of whatwg-url's state machine, which
 // walks the input a code point at a time in JS (~1.3 us for
 // "http://a/b", ~5 us for a 60-character URL). Ada returns the serialized URL
-// and the offsets of its parts; fastURLParse builds from them the URL record
-// whatwg-url's own parser would have made, and the rest of whatwg-url (getters,
-// setters, searchParams) works on it as on any other.
+// and the offsets of its parts; buildURLRecord builds from them, when the
+// URL's record is first read, the record whatwg-url's own parser would have
+// made, and the rest of whatwg-url (getters, setters, searchParams) works on
+// it as on any other.
 //
 // Only inputs made of URL-safe ASCII characters, without "xn--", take it
 // (the native side checks: FastPathAllows in src/runtime/url_parser.h):
@@ -353,7 +354,7 @@ function warmUpWith(URL) {
 // tests/js/url_fast_path.mjs compares the two parsers' records over WPT's
 // inputs.
 const kAbsent = 0xffffffff;
-let adaComponents = null;  // made on first use: the snapshot holds none
+let adaOffsets = null;  // made on first use: the snapshot holds none
 let adaAvailable;  // undefined: not asked yet
 
 // (A switch, not a Set: Set.has would hash each freshly sliced scheme.)
@@ -408,15 +409,28 @@ function hostRecord(host, special) {
   return host;
 }
 
-// The URL record of `input` parsed against `base` (a string or undefined),
-// or null when the fast path does not take it.
-export function fastURLParse(input, base) {
+// Ada's href of `input` parsed against `base` (a string or undefined), or
+// null when the fast path does not take it; adaComponents() then gives the
+// offsets of its parts (until the next call). The URL record is built from
+// them only when first needed (buildURLRecord): `new URL(x)` whose record
+// nobody reads (its href is Ada's, the same string) skips that work.
+export function adaParse(input, base) {
   if (adaAvailable === undefined) adaAvailable = host.urlParserAvailable() === true;
   if (!adaAvailable) return null;
-  adaComponents ??= new Uint32Array(8);
-  const c = adaComponents;
-  const href = host.urlParse(input, base, c);
-  if (href === undefined) return null;
+  adaOffsets ??= new Uint32Array(8);
+  const href = host.urlParse(input, base, adaOffsets);
+  return href === undefined ? null : href;
+}
+
+// The eight offsets of the last adaParse, copied.
+export function adaComponents() {
+  const c = adaOffsets;
+  return [c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]];
+}
+
+// The URL record whatwg-url's parser would have made, from adaParse's href
+// and adaComponents' offsets.
+export function buildURLRecord(href, c) {
   const protocolEnd = c[0];
   const usernameEnd = c[1];
   const hostStart = c[2];
