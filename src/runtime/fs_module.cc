@@ -99,8 +99,9 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit,
       case FsResult::Room::kNoMemory:
         return std::move(result.Fail("read", ENOMEM, path));  // (result frees data)
     }
-    if (cancelled.load(std::memory_order_relaxed))
-      return std::move(result.Fail("read", ECANCELED, path));
+    if (cancelled.load(std::memory_order_relaxed)) {
+      return std::move(result.Fail("read", ECANCELED, path));  // (dropped: nobody waits)
+    }
     std::size_t wanted = std::min(result.capacity - result.size, kReadChunk);
     ssize_t n = ::read(fd.Get(), result.data + result.size, wanted);
     if (n < 0) {

@@ -51,9 +51,9 @@ PendingPromises::Entry* PendingPromises::Find(uint64_t id) {
   const uint32_t slot = static_cast<uint32_t>(id);
   if (slot >= entries_.size()) return nullptr;
   Entry& entry = entries_[slot];
-  if (entry.generation != static_cast<uint32_t>(id >> 32) || entry.resolver.IsEmpty())
-    return nullptr;
-  return &entry;
+  const bool live =
+      entry.generation == static_cast<uint32_t>(id >> 32) && !entry.resolver.IsEmpty();
+  return live ? &entry : nullptr;
 }
 
 void PendingPromises::Release(uint64_t id, Entry& entry) {
