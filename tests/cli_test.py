@@ -141,6 +141,13 @@ def symlinked_dir_setup(directory: str, case: Case) -> Case:
     return case
 
 
+def gig_file_setup(directory: str, case: Case) -> Case:
+    """A sparse file of 1 GiB named "gig" (no disk blocks, no RAM)."""
+    with open(os.path.join(directory, "gig"), "wb") as f:
+        f.truncate(2**30)
+    return case
+
+
 def sparse_files_setup(directory: str, case: Case) -> Case:
     """Sparse files: 4 GiB + 5 bytes and 3 GiB (no disk blocks, no RAM)."""
     for name, size in (("huge", 2**32 + 5), ("big", 3 * 2**30)):
@@ -713,6 +720,26 @@ try {
   console.log(e.name, ms < 2000 ? 'at once' : `after ${Math.round(ms)} ms`);
 }
 """}, setup=sparse_files_setup, exit=0, timeout=120, stdout_exact="AbortError at once\n"),
+    # A worker terminated while its reads of a large file run (no signal):
+    # its runtime's end stops them at their next chunk, and those still
+    # queued never start, so they do not hold the pool's threads (two on
+    # the dev VM) for the seconds a 1 GiB read takes; main's small read after
+    # the terminate used to wait for them all.
+    Case("fs readFile: a terminated worker's reads stop, and free the pool for others",
+         ["main.mjs"],
+         files={"main.mjs": """import { readFile } from 'hostloop:fs';
+const worker = new Worker(new URL('./reader.mjs', import.meta.url), { type: 'module' });
+await new Promise((resolve) => { worker.onmessage = resolve; });
+worker.terminate();
+const started = performance.now();
+const text = await readFile('./small', 'utf8');
+const ms = performance.now() - started;
+console.log(text, ms < 3000 ? 'at once' : `after ${Math.round(ms)} ms`);
+""", "reader.mjs": """import { readFile } from 'hostloop:fs';
+for (let i = 0; i < 8; i++) readFile('./gig').catch(() => {});
+self.postMessage('reading');
+""", "small": "small file"}, setup=gig_file_setup, exit=0, timeout=120,
+         stdout_exact="small file at once\n"),
     # An encoding whose string conversion throws rejects the promise; it
     # threw synchronously and left a second, unhandled rejection behind.
     Case("fs readFile: an encoding that cannot be converted rejects, once", ["-e", """import { readFile } from 'hostloop:fs';

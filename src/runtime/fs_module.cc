@@ -65,11 +65,13 @@ constexpr std::size_t kReadChunk = 8 * 1024 * 1024;
 // grows past it) fails with too_large set. The open never waits (a FIFO
 // opened for reading with O_NONBLOCK opens at once), and a file that is
 // not a regular one comes back open, to be read on the loop (on_loop).
-// Once `cancelled` is set (its signal aborted: nobody waits for the result
-// any more) it stops before its next read.
+// Once `cancelled` is set (its signal aborted, or its runtime ended: nobody
+// waits for the result any more) it stops before its next read.
 FsResult ReadFileJob(const std::string& path, std::size_t limit,
                      const std::atomic<bool>& cancelled) {
   FsResult result;
+  if (cancelled.load(std::memory_order_relaxed))
+    return std::move(result.Fail("read", ECANCELED, path));
   base::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd) return std::move(result.Fail("open", errno, path));
   struct stat info;
@@ -90,6 +92,9 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit,
     }
   }
   while (true) {
+    if (cancelled.load(std::memory_order_relaxed)) {
+      return std::move(result.Fail("read", ECANCELED, path));  // (dropped: nobody waits)
+    }
     switch (result.MakeRoom(first, limit)) {
       case FsResult::Room::kOk:
         break;
@@ -98,9 +103,6 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit,
         return std::move(result.TooLarge(result.size));
       case FsResult::Room::kNoMemory:
         return std::move(result.Fail("read", ENOMEM, path));  // (result frees data)
-    }
-    if (cancelled.load(std::memory_order_relaxed)) {
-      return std::move(result.Fail("read", ECANCELED, path));  // (dropped: nobody waits)
     }
     std::size_t wanted = std::min(result.capacity - result.size, kReadChunk);
     ssize_t n = ::read(fd.Get(), result.data + result.size, wanted);

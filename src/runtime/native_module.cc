@@ -32,11 +32,11 @@ uint64_t PendingPromises::Add(v8::Local<v8::Promise::Resolver> resolver,
   Entry& entry = entries_[slot];
   const uint64_t id = (static_cast<uint64_t>(entry.generation) << 32) | slot;
   entry.resolver.Reset(isolate, resolver);
+  entry.cancel = std::move(cancel);
   ++size_;
   if (signal.IsEmpty() || signal->IsUndefined()) return id;
   entry.signal.Reset(isolate, signal);
-  if (cancel == nullptr) return id;
-  entry.cancel = std::move(cancel);
+  if (entry.cancel == nullptr) return id;
   // The abort algorithm knows its entry by id (a BigInt: ids use 64 bits).
   v8::Local<v8::Function> algorithm;
   if (v8::Function::New(runtime_->context(), OnAbort, v8::BigInt::NewFromUnsigned(isolate, id))
@@ -45,6 +45,12 @@ uint64_t PendingPromises::Add(v8::Local<v8::Promise::Resolver> resolver,
     CallAbortAlgorithms("addAbortAlgorithm", signal, algorithm);
   }
   return id;
+}
+
+PendingPromises::~PendingPromises() {
+  for (Entry& entry : entries_) {
+    if (entry.cancel != nullptr) entry.cancel->store(true, std::memory_order_relaxed);
+  }
 }
 
 PendingPromises::Entry* PendingPromises::Find(uint64_t id) {

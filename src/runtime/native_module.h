@@ -61,10 +61,17 @@ using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 class PendingPromises {
  public:
   explicit PendingPromises(Runtime* runtime) : runtime_(runtime) {}
-  // `signal` empty or undefined: none. With a signal and a `cancel` flag,
-  // the signal's abort rejects the promise at once with its reason, removes
-  // the entry (the job's completion then finds nothing: Take() gives an
-  // empty resolver) and sets the flag for the job to stop early.
+  // Sets the cancel flag of every job still pending: the runtime is going
+  // away (a terminated worker), nobody will see their results, and they
+  // should not hold the pool's threads any longer.
+  ~PendingPromises();
+  PendingPromises(const PendingPromises&) = delete;
+  PendingPromises& operator=(const PendingPromises&) = delete;
+  // `signal` empty or undefined: none. A `cancel` flag (work that can stop
+  // part-way) is set when the runtime ends first, and with a signal, the
+  // signal's abort rejects the promise at once with its reason, removes the
+  // entry (the job's completion then finds nothing: Take() gives an empty
+  // resolver) and sets the flag for the job to stop early.
   uint64_t Add(v8::Local<v8::Promise::Resolver> resolver,
                v8::Local<v8::Value> signal = v8::Local<v8::Value>(), CancelFlag cancel = nullptr);
   // Removes and returns the entry (an empty resolver if unknown).
@@ -78,7 +85,7 @@ class PendingPromises {
   struct Entry {
     v8::Global<v8::Promise::Resolver> resolver;
     v8::Global<v8::Value> signal;
-    // With a CancelFlag: the abort algorithm added to the signal, and the flag.
+    // With a CancelFlag and a signal: the abort algorithm added to the signal.
     v8::Global<v8::Function> abort_algorithm;
     CancelFlag cancel;
     uint32_t generation = 0;
@@ -120,10 +127,11 @@ v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value>
                                           Work&& work, Complete&& complete);
 
 // RunAsyncWithSignal for work that can stop part-way: `work(cancelled)`
-// gets a `const std::atomic<bool>&` to poll, and the signal's abort rejects
-// the promise at once (with the signal's reason) and sets it; `complete` is
-// then not called (what the job still returns is dropped). A readFile of a
-// large file stops between chunks instead of reading to the end first.
+// gets a `const std::atomic<bool>&` to poll, set when the signal aborts
+// (which rejects the promise at once with the signal's reason; `complete`
+// is then not called, and what the job still returns is dropped) or when the
+// runtime ends first. A readFile of a large file stops between chunks
+// instead of reading to the end first.
 template <typename Result, typename Work, typename Complete>
 v8::Local<v8::Promise> RunAsyncAbortable(Runtime* runtime, v8::Local<v8::Value> signal, Work&& work,
                                          Complete&& complete);

@@ -67,14 +67,10 @@ v8::Local<v8::Promise> RunAsyncWithSignal(Runtime* runtime, v8::Local<v8::Value>
 template <typename Result, typename Work, typename Complete>
 v8::Local<v8::Promise> RunAsyncAbortable(Runtime* runtime, v8::Local<v8::Value> signal, Work&& work,
                                          Complete&& complete) {
-  const bool has_signal = !signal.IsEmpty() && !signal->IsUndefined();
-  CancelFlag cancel = has_signal ? std::make_shared<std::atomic<bool>>(false) : nullptr;
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
   return internal::RunAsyncJob<Result>(
       runtime, signal, cancel,
-      [work = std::forward<Work>(work), cancel]() mutable {
-        static const std::atomic<bool> kNever{false};
-        return work(cancel ? *cancel : kNever);
-      },
+      [work = std::forward<Work>(work), cancel]() mutable { return work(*cancel); },
       std::forward<Complete>(complete));
 }
 
