@@ -445,15 +445,16 @@ export function buildURLRecord(href, c) {
   let hostValue = null;
   const hasAuthority = href.charCodeAt(protocolEnd) === 0x2f && href.charCodeAt(protocolEnd + 1) === 0x2f;
   if (hasAuthority) {
+    let hostBegin = hostStart;
     if (href.charCodeAt(hostStart) === 0x40 /* @ */) {
       username = href.slice(protocolEnd + 2, usernameEnd);
       if (usernameEnd < hostStart) password = href.slice(usernameEnd + 1, hostStart);
-      hostValue = hostRecord(href.slice(hostStart + 1, hostEnd), isSpecialScheme(scheme));
-    } else {
-      hostValue = hostRecord(href.slice(hostStart, hostEnd), isSpecialScheme(scheme));
+      hostBegin = hostStart + 1;
     }
+    hostValue = hostRecord(href.slice(hostBegin, hostEnd), isSpecialScheme(scheme));
   }
-  const pathEnd = searchStart !== kAbsent ? searchStart : hashStart !== kAbsent ? hashStart : href.length;
+  const queryEnd = hashStart !== kAbsent ? hashStart : href.length;
+  const pathEnd = searchStart !== kAbsent ? searchStart : queryEnd;
   const pathname = href.slice(pathnameStart, pathEnd);
   let path;
   if (!hasAuthority && pathname.charCodeAt(0) !== 0x2f) {
@@ -468,7 +469,7 @@ export function buildURLRecord(href, c) {
     host: hostValue,
     port: port === kAbsent ? null : port,
     path,
-    query: searchStart === kAbsent ? null : href.slice(searchStart + 1, hashStart !== kAbsent ? hashStart : href.length),
+    query: searchStart === kAbsent ? null : href.slice(searchStart + 1, queryEnd),
     fragment: hashStart === kAbsent ? null : href.slice(hashStart + 1),
   };
 }
