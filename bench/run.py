@@ -249,8 +249,9 @@ ROWS = [
     Row(
         # Creating web platform objects programs make in bulk (100k each, most dying
         # young). Target: no slower than node, which implements EventTarget/Event/
-        # AbortController in JS too and URL in C++ (ada); hostloop's URL is the whatwg-url
-        # reference implementation in JS (js_deps/).
+        # AbortController in JS too and URL in C++ (ada); hostloop's URL classes are
+        # whatwg-url's (js_deps/), whose record is built from libnode's ada for URL-safe
+        # ASCII input (src/runtime/url_parser.h) and from whatwg-url's parser otherwise.
         "web_objects",
         "js",
         script="web_objects.mjs",
