@@ -590,7 +590,14 @@ class Event {
       return;
     }
     if (arguments.length < 1) throw argumentCountError(kEventConstructPrefix, 1, arguments.length);
-    type = toDOMString(type);
+    if (typeof type !== 'string') type = toDOMString(type);
+    if (eventInitDict === undefined) {
+      // initializeEventState with every EventInit member at its default,
+      // written out: the common `new Event(type)` then makes no other call
+      // before V8 optimizes it.
+      setEventState(this, newEventState(type, false, false, false, host.now()));
+      return;
+    }
     checkDictionary(eventInitDict, kEventConstructPrefix, 'EventInit');
     initializeEventState(this, type, eventInitDict);
   }
