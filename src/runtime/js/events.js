@@ -1431,6 +1431,16 @@ function innerInvoke(event, state, listeners, phase, struct) {
   }
 }
 
+// The target's listener list for `type` (undefined if none), through the
+// one-entry cache that adding or removing a listener clears.
+function cachedListeners(targetState, type) {
+  if (targetState.cachedType === type) return targetState.cachedList;
+  const listeners = MapPrototypeGet(targetState.listeners, type);
+  targetState.cachedType = type;
+  targetState.cachedList = listeners;
+  return listeners;
+}
+
 // https://dom.spec.whatwg.org/#concept-event-listener-invoke. `phase` is
 // CAPTURING_PHASE for "capturing" and BUBBLING_PHASE for "bubbling".
 function invoke(struct, event, state, phase) {
@@ -1447,14 +1457,7 @@ function invoke(struct, event, state, phase) {
   state.currentTarget = struct.invocationTarget;
   // Step 5: the listeners of the current target, cloned (copy-on-write lists).
   const targetState = struct.state;
-  let listeners;
-  if (targetState.cachedType === state.type) {
-    listeners = targetState.cachedList;
-  } else {
-    listeners = MapPrototypeGet(targetState.listeners, state.type);
-    targetState.cachedType = state.type;
-    targetState.cachedList = listeners;
-  }
+  const listeners = cachedListeners(targetState, state.type);
   if (listeners === undefined) return;
   // Step 6. (Step 7, legacy type renaming for trusted animation/transition
   // events, is left out: no such events here.) While it walks `listeners`,
@@ -1513,14 +1516,7 @@ function endDispatch(state) {
 // `passive`): the common case of an event handler attribute such as
 // onmessage, or of one addEventListener. Else undefined.
 function onlyPlainListener(targetState, type) {
-  let listeners;
-  if (targetState.cachedType === type) {
-    listeners = targetState.cachedList;
-  } else {
-    listeners = MapPrototypeGet(targetState.listeners, type);
-    targetState.cachedType = type;
-    targetState.cachedList = listeners;
-  }
+  const listeners = cachedListeners(targetState, type);
   if (listeners === undefined || listeners.length !== 1) return undefined;
   const listener = listeners[0];
   if (listener.capture || listener.once || listener.passive || listener.removed) return undefined;
@@ -1529,7 +1525,7 @@ function onlyPlainListener(targetState, type) {
 
 // dispatch() for a target whose only listener for the event's type is
 // `listener` (onlyPlainListener): the same observable steps, without the
-// general passes. (A MessageChannel message costs ~30% less this way.) The
+// general passes (a MessageChannel task: ~14% less, bench/README.md). The
 // capture pass would call no listener; the bubble pass calls `listener` at
 // the target, unless the event's stop propagation flag was set before the
 // dispatch. After the only listener there is nothing to clean up for: the
