@@ -693,13 +693,13 @@ for (const [name, encoding] of [['huge', undefined], ['huge', 'utf8'], ['big', '
     const value = await readFile(`./${name}`, encoding);
     console.log(name, encoding, 'resolved', value.length);
   } catch (e) {
-    console.log(name, encoding, e.constructor.name, e.code);
+    console.log(name, encoding, e.constructor.name, e.code, e.path);
   }
 }
 """}, setup=sparse_files_setup, exit=0,
-         stdout_exact="huge undefined RangeError ERR_FS_FILE_TOO_LARGE\n"
-                      "huge utf8 RangeError ERR_FS_FILE_TOO_LARGE\n"
-                      "big utf8 RangeError ERR_FS_FILE_TOO_LARGE\n"),
+         stdout_exact="huge undefined RangeError ERR_FS_FILE_TOO_LARGE ./huge\n"
+                      "huge utf8 RangeError ERR_FS_FILE_TOO_LARGE ./huge\n"
+                      "big utf8 RangeError ERR_FS_FILE_TOO_LARGE ./big\n"),
     # A signal aborted while a regular file is read on the pool rejects at
     # once, and the pool's read stops at its next chunk: the 3 GiB read used
     # to run to its end first (5 s a GiB on the dev VM, all of it in RAM)

@@ -67,24 +67,23 @@ constexpr std::size_t kReadChunk = 8 * 1024 * 1024;
 // not a regular one comes back open, to be read on the loop (on_loop).
 // Once `cancelled` is set (its signal aborted, or its runtime ended: nobody
 // waits for the result any more) it stops before its next read.
-FsResult ReadFileJob(const std::string& path, std::size_t limit,
-                     const std::atomic<bool>& cancelled) {
+FsResult ReadFileJob(std::string path, std::size_t limit, const std::atomic<bool>& cancelled) {
   FsResult result;
   if (cancelled.load(std::memory_order_relaxed))
-    return std::move(result.Fail("read", ECANCELED, path));
+    return std::move(result.Fail("read", ECANCELED, std::move(path)));
   base::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  if (!fd) return std::move(result.Fail("open", errno, path));
+  if (!fd) return std::move(result.Fail("open", errno, std::move(path)));
   struct stat info;
   std::size_t first = kFirstReadSize;
   // The size fstat gives for a regular file whose size it knows; procfs
   // and sysfs files say 0 or 4096 and are read to a read() of 0.
   std::size_t known_size = 0;
   if (::fstat(fd.Get(), &info) == 0) {
-    if (S_ISDIR(info.st_mode)) return std::move(result.Fail("read", EISDIR, path));
-    if (IsStream(info)) return OnLoop(std::move(fd), path);
+    if (S_ISDIR(info.st_mode)) return std::move(result.Fail("read", EISDIR, std::move(path)));
+    if (IsStream(info)) return OnLoop(std::move(fd), std::move(path));
     if (info.st_size > 0) {
-      result.path = path;
       if (static_cast<std::size_t>(info.st_size) > limit) {
+        result.path = std::move(path);
         return std::move(result.TooLarge(info.st_size));
       }
       first = static_cast<std::size_t>(info.st_size) + 1;
@@ -93,22 +92,22 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit,
   }
   while (true) {
     if (cancelled.load(std::memory_order_relaxed)) {
-      return std::move(result.Fail("read", ECANCELED, path));  // (dropped: nobody waits)
+      return std::move(result.Fail("read", ECANCELED, std::move(path)));  // (dropped: nobody waits)
     }
     switch (result.MakeRoom(first, limit)) {
       case FsResult::Room::kOk:
         break;
       case FsResult::Room::kTooLarge:
-        result.path = path;
+        result.path = std::move(path);
         return std::move(result.TooLarge(result.size));
       case FsResult::Room::kNoMemory:
-        return std::move(result.Fail("read", ENOMEM, path));  // (result frees data)
+        return std::move(result.Fail("read", ENOMEM, std::move(path)));  // (result frees data)
     }
     std::size_t wanted = std::min(result.capacity - result.size, kReadChunk);
     ssize_t n = ::read(fd.Get(), result.data + result.size, wanted);
     if (n < 0) {
       if (errno == EINTR || (errno == EAGAIN && MakeBlocking(fd.Get()))) continue;
-      return std::move(result.Fail("read", errno, path));
+      return std::move(result.Fail("read", errno, std::move(path)));
     }
     if (n == 0) break;
     result.size += static_cast<std::size_t>(n);
@@ -120,7 +119,10 @@ FsResult ReadFileJob(const std::string& path, std::size_t limit,
     if (known_size > 0 && result.size == known_size && static_cast<std::size_t>(n) < wanted) break;
   }
   // (The buffer holds at most `limit` bytes here: a read that filled its
-  // limit + 1 bytes ended at the size check above.)
+  // limit + 1 bytes ended at the size check above.) The path goes back with
+  // the bytes (a text read that V8 cannot make a string names it), moved:
+  // the string is freed on the thread that made it, with no copy here.
+  result.path = std::move(path);
   return result;
 }
 
@@ -419,16 +421,16 @@ void Reject(const v8::FunctionCallbackInfo<v8::Value>& info, v8::Local<v8::Value
 bool PathArgument(const v8::FunctionCallbackInfo<v8::Value>& info, int index, std::string* path,
                   const char* name = "path") {
   v8::Isolate* isolate = info.GetIsolate();
-  const std::string quoted = std::string("The \"") + name + "\" argument must ";
-  if (info.Length() <= index || !info[index]->IsString()) {
-    Reject(info, v8::Exception::TypeError(V8String(isolate, quoted + "be of type string")));
+  // (Made on the error paths only: a call that succeeds allocates nothing
+  // but the path.)
+  auto reject = [&](const char* what) {
+    Reject(info, v8::Exception::TypeError(
+                     V8String(isolate, std::string("The \"") + name + "\" argument must " + what)));
     return false;
-  }
+  };
+  if (info.Length() <= index || !info[index]->IsString()) return reject("be of type string");
   *path = StdString(isolate, info[index]);
-  if (path->find('\0') != std::string::npos) {
-    Reject(info, v8::Exception::TypeError(V8String(isolate, quoted + "not contain null bytes")));
-    return false;
-  }
+  if (path->find('\0') != std::string::npos) return reject("not contain null bytes");
   return true;
 }
 
@@ -660,8 +662,8 @@ void ReadFile(const v8::FunctionCallbackInfo<v8::Value>& info) {
   // stops the pool's read between two chunks (RunAsyncAbortable).
   info.GetReturnValue().Set(RunAsyncAbortable<FsResult>(
       RuntimeOf(info), signal,
-      [path = std::move(path), limit](const std::atomic<bool>& cancelled) {
-        return ReadFileJob(path, limit, cancelled);
+      [path = std::move(path), limit](const std::atomic<bool>& cancelled) mutable {
+        return ReadFileJob(std::move(path), limit, cancelled);
       },
       [text, limit](Runtime* runtime, const PendingPromise& pending, FsResult& result) {
         // (An abort rejected already; this is for a signal whose abort
