@@ -33,6 +33,7 @@ uint32_t TimerQueue::AppendSlot() {
 
 TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta meta) {
   CHECK(task);
+  if (MostlyCancelled()) Compact();
   uint32_t slot_index;
   if (!free_slots_.empty()) {
     slot_index = free_slots_.Take();
@@ -57,7 +58,8 @@ TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta
 
 bool TimerQueue::Contains(Id id) const { return Find(id) != kNoSlot; }
 
-TimerQueue::Id TimerQueue::NextId() const {
+TimerQueue::Id TimerQueue::NextId() {
+  if (MostlyCancelled()) Compact();
   if (!free_slots_.empty()) {
     uint32_t index = free_slots_.Lowest();
     return MakeId(index, static_cast<uint32_t>(states_[index] & kGenerationMask));

@@ -290,6 +290,53 @@ TEST(TimerQueue, CompactionReusesTheLowestFreedSlotFirst) {
   EXPECT_EQ(TimerQueue::SlotOf(queue.NextId()), TimerQueue::SlotOf(ids[2]));
 }
 
+// Cancels never rebuild the heap, however many there are: the rebuild
+// waits for the next look at the top (which then reclaims every cancelled
+// node at once, not only those above the earliest live one) or the next
+// Add(), so a task that clears nearly everything pays for one rebuild of
+// what is left instead of one every time cancelled nodes reach 2/3.
+TEST(TimerQueue, CancelsLeaveTheRebuildToTheNextAddOrLookAtTheTop) {
+  TimerQueue queue;
+  std::vector<int> log;
+  std::vector<TimerQueue::Id> ids;
+  constexpr int kCount = 1000;
+  // Dues rise with the slot: slot 999 is the last leaf and stays live, so
+  // no cancel takes the last-leaf shortcut.
+  for (int i = 0; i < kCount; ++i) {
+    ids.push_back(queue.Add(At(i), static_cast<uint64_t>(i), Record(&log, i)));
+  }
+  for (int i = 0; i < kCount - 1; ++i) {
+    if (i == 500) continue;
+    ASSERT_TRUE(queue.Cancel(ids[static_cast<std::size_t>(i)]));
+  }
+  EXPECT_EQ(queue.cancelled(), static_cast<std::size_t>(kCount - 2));
+  EXPECT_EQ(queue.slots_in_use(), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(queue.size(), 2u);
+  // Popping the 500 cancelled nodes above entry 500 would leave 498; the
+  // rebuild leaves none and frees every cancelled slot.
+  EXPECT_EQ(queue.TopDue(), At(500));
+  EXPECT_EQ(queue.cancelled(), 0u);
+  EXPECT_EQ(queue.slots_in_use(), 2u);
+
+  // The same through Add(): cancel all but entry 999 again, then add one.
+  std::vector<TimerQueue::Id> more;
+  for (int i = 0; i < kCount; ++i) {
+    more.push_back(
+        queue.Add(At(2000 + i), static_cast<uint64_t>(2000 + i), Record(&log, 2000 + i)));
+  }
+  ASSERT_TRUE(queue.Cancel(ids[500]));
+  for (TimerQueue::Id id : more) ASSERT_TRUE(queue.Cancel(id));
+  EXPECT_EQ(queue.size(), 1u);
+  EXPECT_GE(queue.cancelled(),
+            static_cast<std::size_t>(kCount - 1));  // (the last leaf may go at once)
+  TimerQueue::Id next = queue.NextId();
+  EXPECT_EQ(queue.cancelled(), 0u);
+  EXPECT_EQ(queue.Add(At(5000), 5000, Record(&log, 5000)), next);
+  EXPECT_EQ(queue.slots_in_use(), 2u);
+  DrainAll(queue);
+  EXPECT_EQ(log, (std::vector<int>{999, 5000}));
+}
+
 // Free slots are handed out lowest first, whatever order they were freed
 // in, across the free set's summary words (4096 slots each) and top words
 // (262,144 each).
