@@ -6,8 +6,9 @@
 // among equal deadlines the one posted first. Insert is O(log n) (a 4-ary
 // min-heap); cancel-by-id is O(1) amortized: the entry stops counting at
 // once, while its heap node is reclaimed when the top is next looked at or,
-// once cancelled nodes are twice the live ones, by one O(n) rebuild before
-// the next Add() or look at the top (each rebuild is paid for by 2n cancels;
+// once cancelled nodes are twice the live ones, by one O(n) rebuild at the
+// next look at the top (the loop looks after every task) or Add(),
+// whichever comes first (each rebuild is paid for by 2n cancels;
 // at n it was 30% of a random cancel's time with 1M pending; the heap never
 // grows past 3x the live entries). Not during the cancels themselves: a
 // task's run of clearTimeout()s pays for no rebuild, and when it cancels
@@ -362,15 +363,15 @@ class TimerQueue {
   void ReplaceTopWithLast();
   // The earliest live node, after reclaiming cancelled nodes above it.
   // Requires !empty().
+  // (The loop looks at the top after every task: the rebuild that the
+  // task's cancels call for is made there, whether or not the top itself
+  // was cancelled. Popping a whole heap of cancelled nodes one by one would
+  // be O(n log n); the rebuild leaves none.)
   const Node& Top() {
-    if (IsCancelled(heap_.front().slot)) {
-      // (Popping a whole heap of cancelled nodes one by one would be
-      // O(n log n); the rebuild leaves none.)
-      if (MostlyCancelled()) {
-        Compact();
-      } else {
-        PruneTop();
-      }
+    if (MostlyCancelled()) {
+      Compact();
+    } else if (IsCancelled(heap_.front().slot)) {
+      PruneTop();
     }
     return heap_.front();
   }

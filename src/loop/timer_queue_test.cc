@@ -292,9 +292,9 @@ TEST(TimerQueue, CompactionReusesTheLowestFreedSlotFirst) {
 
 // Cancels never rebuild the heap, however many there are: the rebuild
 // waits for the next look at the top (which then reclaims every cancelled
-// node at once, not only those above the earliest live one) or the next
-// Add(), so a task that clears nearly everything pays for one rebuild of
-// what is left instead of one every time cancelled nodes reach 2/3.
+// node at once, not only those above the earliest live one, and even when
+// the top is live) or the next Add(), so a task that clears nearly everything pays for one rebuild
+// of what is left instead of one every time cancelled nodes reach 2/3.
 TEST(TimerQueue, CancelsLeaveTheRebuildToTheNextAddOrLookAtTheTop) {
   TimerQueue queue;
   std::vector<int> log;
@@ -335,6 +335,19 @@ TEST(TimerQueue, CancelsLeaveTheRebuildToTheNextAddOrLookAtTheTop) {
   EXPECT_EQ(queue.slots_in_use(), 2u);
   DrainAll(queue);
   EXPECT_EQ(log, (std::vector<int>{999, 5000}));
+
+  // A look at the top rebuilds even when the top itself is live (the loop
+  // looks after every task: that is where a task's cancels are reclaimed).
+  queue.Add(At(0), 6000, Record(&log, 6000));
+  more.clear();
+  for (int i = 0; i < kCount; ++i) {
+    more.push_back(queue.Add(At(7000 + i), static_cast<uint64_t>(7000 + i), [] {}));
+  }
+  for (TimerQueue::Id id : more) ASSERT_TRUE(queue.Cancel(id));
+  EXPECT_GE(queue.cancelled(), static_cast<std::size_t>(kCount - 1));
+  EXPECT_EQ(queue.TopDue(), At(0));
+  EXPECT_EQ(queue.cancelled(), 0u);
+  EXPECT_EQ(queue.slots_in_use(), 1u);
 }
 
 // Free slots are handed out lowest first, whatever order they were freed
