@@ -632,10 +632,7 @@ void SettleRead(Runtime* runtime, v8::Local<v8::Promise::Resolver> resolver, FsR
   } else {
     // The bytes read become the ArrayBuffer: no copy.
     std::size_t size = result.size;
-    std::unique_ptr<v8::BackingStore> store = v8::ArrayBuffer::NewBackingStore(
-        std::exchange(result.data, nullptr), size,
-        [](void* data, std::size_t, void*) { std::free(data); }, nullptr);
-    v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, std::move(store));
+    v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, result.TakeBytes());
     value = v8::Uint8Array::New(buffer, 0, size);
   }
   resolver->Resolve(context, value).FromMaybe(false);

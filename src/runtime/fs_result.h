@@ -39,11 +39,14 @@ struct FsResult {
   const char* syscall = "";
   std::string path;
   std::string dest;
-  // readFile: the bytes read, in a malloc'd block of `capacity` bytes that
-  // becomes the ArrayBuffer's backing store without a copy.
+  // readFile: the bytes read, in a block of `capacity` bytes that becomes
+  // the ArrayBuffer's backing store without a copy (TakeBytes). A first
+  // block of up to SlabAllocator::kMaxBlock bytes (a small file's) comes
+  // from the SlabAllocator (`slab`), a larger or a grown one from malloc.
   uint8_t* data = nullptr;
   std::size_t size = 0;
   std::size_t capacity = 0;
+  bool slab = false;
   // readFile of more than it can return: the size seen (fstat's, or what
   // was read when the file kept growing); error is 0.
   std::size_t too_large = 0;
@@ -71,7 +74,7 @@ struct FsResult {
   FsResult() = default;
   FsResult(FsResult&& other) noexcept;
   FsResult& operator=(FsResult&&) = delete;
-  ~FsResult() { std::free(data); }
+  ~FsResult() { FreeData(); }
 
   FsResult& Fail(const char* failed_syscall, int error_number, std::string failed_path) {
     error = error_number;
@@ -89,6 +92,12 @@ struct FsResult {
   // The read found more than readFile can return (`seen` bytes): nothing
   // is returned but that.
   FsResult& TooLarge(std::size_t seen);
+  // The `size` bytes read, as a backing store that owns them (data is null
+  // afterwards). Any thread.
+  std::unique_ptr<v8::BackingStore> TakeBytes();
+
+ private:
+  void FreeData();
 };
 
 // What readFile's first buffer holds when the size is not known (a FIFO,

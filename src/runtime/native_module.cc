@@ -1,5 +1,7 @@
 #include "runtime/native_module.h"
 
+#include "base/check.h"
+#include "base/slab_allocator.h"
 #include "runtime/runtime.h"
 
 namespace hostloop::runtime {
@@ -135,4 +137,22 @@ bool AbortReason(Runtime* runtime, v8::Local<v8::Value> signal, v8::Local<v8::Va
   return false;
 }
 
+namespace internal {
+
+void* AllocateJob(std::size_t bytes) {
+  if (bytes > base::SlabAllocator::kMaxBlock) return ::operator new(bytes);
+  void* job = base::SlabAllocator::Shared().Allocate(bytes);
+  CHECK(job != nullptr);  // out of memory, as a failed operator new would be
+  return job;
+}
+
+void FreeJob(void* job, std::size_t bytes) {
+  if (bytes > base::SlabAllocator::kMaxBlock) {
+    ::operator delete(job);
+  } else {
+    base::SlabAllocator::Shared().Free(job);
+  }
+}
+
+}  // namespace internal
 }  // namespace hostloop::runtime

@@ -12,6 +12,13 @@ namespace hostloop::runtime {
 
 namespace internal {
 
+// A job's memory (native_module.cc): from the SlabAllocator when it fits.
+// A burst of 10,000 readFiles has 10,000 jobs pending at once; from malloc,
+// their fresh pages were a quarter of the burst's page faults (~10 us each
+// on the VMs hostloop runs on; the slab's chunks come in huge pages).
+void* AllocateJob(std::size_t bytes);
+void FreeJob(void* job, std::size_t bytes);
+
 // RunAsyncWithSignal and RunAsyncAbortable: `cancel` is the flag of an
 // abortable operation, else null.
 template <typename Result, typename Work, typename Complete>
@@ -29,6 +36,9 @@ v8::Local<v8::Promise> RunAsyncJob(Runtime* runtime, v8::Local<v8::Value> signal
     std::decay_t<Work> work;
     std::decay_t<Complete> complete;
     std::optional<Result> result;
+
+    static void* operator new(std::size_t bytes) { return AllocateJob(bytes); }
+    static void operator delete(void* job, std::size_t bytes) { FreeJob(job, bytes); }
   };
   auto job = std::unique_ptr<Job>(
       new Job{runtime, runtime->event_loop().shared_from_this(),
