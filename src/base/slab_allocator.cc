@@ -7,15 +7,24 @@
 
 #include "base/reserved_region.h"
 
+// Under ASan: poisoning, and the chunks are roots for LeakSanitizer (which
+// scans malloc's blocks for pointers, not other mappings: what only a
+// slab block pointed to, a pending job's EventLoop say, would be reported
+// as leaked at exit).
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
+#include <sanitizer/lsan_interface.h>
 #define HL_POISON(address, bytes) ASAN_POISON_MEMORY_REGION(address, bytes)
 #define HL_UNPOISON(address, bytes) ASAN_UNPOISON_MEMORY_REGION(address, bytes)
 #define HL_IS_POISONED(address) __asan_address_is_poisoned(address)
+#define HL_LSAN_ROOT(address, bytes) __lsan_register_root_region(address, bytes)
+#define HL_LSAN_UNROOT(address, bytes) __lsan_unregister_root_region(address, bytes)
 #else
 #define HL_POISON(address, bytes) ((void)(address), (void)(bytes))
 #define HL_UNPOISON(address, bytes) ((void)(address), (void)(bytes))
 #define HL_IS_POISONED(address) ((void)(address), false)
+#define HL_LSAN_ROOT(address, bytes) ((void)(address), (void)(bytes))
+#define HL_LSAN_UNROOT(address, bytes) ((void)(address), (void)(bytes))
 #endif
 
 namespace hostloop::base {
@@ -26,6 +35,7 @@ SlabAllocator::~SlabAllocator() {
   // in use.
   MutexLock lock(mutex_);
   if (live_ == 0 && empty_chunk_ != nullptr) {
+    HL_LSAN_UNROOT(empty_chunk_, kChunkSize);
     HL_UNPOISON(empty_chunk_, kChunkSize);
     munmap(empty_chunk_, kChunkSize);
   }
@@ -111,6 +121,7 @@ SlabAllocator::Chunk* SlabAllocator::MapChunkLocked() {
   }
   chunk->free_runs = kRunsPerChunk - 1;
   HL_POISON(base + kRunSize, kChunkSize - kRunSize);
+  HL_LSAN_ROOT(memory, kChunkSize);
   ++chunks_;
   ListChunkLocked(chunk);
   return chunk;
@@ -154,6 +165,7 @@ void SlabAllocator::ReleaseRunLocked(Run* run) {
   }
   UnlistChunkLocked(chunk);
   --chunks_;
+  HL_LSAN_UNROOT(chunk, kChunkSize);
   HL_UNPOISON(chunk, kChunkSize);
   munmap(chunk, kChunkSize);
 }
