@@ -150,8 +150,10 @@ class TimerQueue {
   // Removes the earliest entry and returns its task. Requires !empty().
   Task PopTop();
 
-  // Removes every entry posted by `owner`, appending their tasks to `out`.
-  // O(n): for shutdown.
+  // Removes every entry posted by `owner`, appending their tasks to `out`
+  // (to be destroyed once the queue is consistent), except tasks whose
+  // destructor does nothing: those stay in their slots, as after a cancel,
+  // until the slot is reused. O(n): for shutdown.
   void RemoveOwnedBy(uint32_t owner, std::vector<Task>* out);
 
  private:

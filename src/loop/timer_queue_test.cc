@@ -17,6 +17,11 @@ Task Record(std::vector<int>* log, int value) {
   return [log, value] { log->push_back(value); };
 }
 
+// Record, as a task whose destructor does something (it holds a reference).
+Task RecordHolding(std::vector<int>* log, int value, std::shared_ptr<int> held) {
+  return [log, value, held = std::move(held)] { log->push_back(value); };
+}
+
 void DrainAll(TimerQueue& queue) {
   while (!queue.empty()) queue.PopTop()();
 }
@@ -179,18 +184,53 @@ TEST(TimerQueue, KeepAliveCountFollowsEntries) {
 TEST(TimerQueue, RemoveOwnedByDropsOnlyThatOwner) {
   TimerQueue queue;
   std::vector<int> log;
+  auto held = std::make_shared<int>(0);
   for (int i = 0; i < 100; ++i) {
-    queue.Add(At(100 - i), static_cast<uint64_t>(i), Record(&log, i),
+    queue.Add(At(100 - i), static_cast<uint64_t>(i), RecordHolding(&log, i, held),
               {static_cast<uint32_t>(i % 2 + 1), true, 0});
   }
   std::vector<Task> dropped;
   queue.RemoveOwnedBy(1, &dropped);
   EXPECT_EQ(dropped.size(), 50u);
+  dropped.clear();
+  EXPECT_EQ(held.use_count(), 51);
   EXPECT_EQ(queue.size(), 50u);
   DrainAll(queue);
   // Owner 2 entries (odd i) remain, in due order (later i = earlier due).
   ASSERT_EQ(log.size(), 50u);
   for (std::size_t k = 0; k < log.size(); ++k) EXPECT_EQ(log[k], 99 - 2 * static_cast<int>(k));
+}
+
+// A runtime that ends with a million JS timers pending: their tasks have
+// nothing to destroy, so none is moved out (that was most of the time such
+// an exit took); they are gone from the queue all the same, their ids dead,
+// their slots reused.
+TEST(TimerQueue, RemoveOwnedByLeavesTasksWithNothingToDestroyInPlace) {
+  TimerQueue queue;
+  std::vector<int> log;
+  std::vector<TimerQueue::Id> trivial_ids;
+  for (int i = 0; i < 100; ++i) {
+    trivial_ids.push_back(
+        queue.Add(At(10 + i), static_cast<uint64_t>(i), Record(&log, -1), {1, true, 0}));
+  }
+  auto held = std::make_shared<int>(0);
+  queue.Add(At(5), 100, RecordHolding(&log, 1, held), {1, true, 0});
+  queue.Add(At(6), 101, Record(&log, 2), {2, true, 0});
+  std::vector<Task> dropped;
+  queue.RemoveOwnedBy(1, &dropped);
+  EXPECT_EQ(dropped.size(), 1u);  // the one that holds a reference
+  dropped.clear();
+  EXPECT_EQ(held.use_count(), 1);
+  EXPECT_EQ(queue.size(), 1u);
+  EXPECT_EQ(queue.keep_alive_count(), 1u);
+  for (TimerQueue::Id id : trivial_ids) EXPECT_FALSE(queue.Cancel(id, 1));
+  // The freed slots take new entries, which run in order.
+  for (int i = 0; i < 100; ++i)
+    queue.Add(At(20 + i), 200 + static_cast<uint64_t>(i), Record(&log, 10 + i), {1, true, 0});
+  DrainAll(queue);
+  ASSERT_EQ(log.size(), 101u);
+  EXPECT_EQ(log[0], 2);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(log[1 + i], 10 + i);
 }
 
 // Random adds, cancels and pops (weights in tenths), checked against a
