@@ -30,14 +30,14 @@
 namespace hostloop::base {
 
 SlabAllocator::~SlabAllocator() {
-  // With every block freed, every chunk but the kept empty one is unmapped
-  // already. Chunks that still hold blocks stay mapped: their blocks may be
+  // With every block freed, the chunks left are the kept empty ones, all in
+  // the list. Chunks that still hold blocks stay mapped: their blocks may be
   // in use.
   MutexLock lock(mutex_);
-  if (live_ == 0 && empty_chunk_ != nullptr) {
-    HL_LSAN_UNROOT(empty_chunk_, kChunkSize);
-    HL_UNPOISON(empty_chunk_, kChunkSize);
-    munmap(empty_chunk_, kChunkSize);
+  if (live_ != 0) return;
+  while (Chunk* chunk = with_free_run_) {
+    UnlistChunkLocked(chunk);
+    UnmapChunkLocked(chunk);
   }
 }
 
@@ -123,18 +123,20 @@ SlabAllocator::Chunk* SlabAllocator::MapChunkLocked() {
   HL_POISON(base + kRunSize, kChunkSize - kRunSize);
   HL_LSAN_ROOT(memory, kChunkSize);
   ++chunks_;
-  ListChunkLocked(chunk);
   return chunk;
 }
 
 SlabAllocator::Run* SlabAllocator::TakeRunLocked(uint32_t size_class) {
-  // A chunk in use before the kept empty one, so that the empty one can go
-  // back whole when the burst ends.
+  // The list's head: a chunk in use if there is one with a free run (the
+  // kept empty ones are at the tail, so that they can go back whole).
   Chunk* chunk = with_free_run_;
-  if (chunk != nullptr && chunk == empty_chunk_ && chunk->next != nullptr) chunk = chunk->next;
-  if (chunk == nullptr) chunk = MapChunkLocked();
-  if (chunk == nullptr) return nullptr;
-  if (chunk == empty_chunk_) empty_chunk_ = nullptr;
+  if (chunk == nullptr) {
+    chunk = MapChunkLocked();
+    if (chunk == nullptr) return nullptr;
+    ListChunkLocked(chunk, /*at_tail=*/false);
+  } else if (chunk->free_runs == kRunsPerChunk - 1) {
+    --empty_chunks_;  // a kept one, in use again
+  }
   Run* run = nullptr;
   for (std::size_t i = 1; i < kRunsPerChunk; ++i) {
     if (chunk->runs[i].capacity == 0) {
@@ -155,27 +157,44 @@ void SlabAllocator::ReleaseRunLocked(Run* run) {
   run->capacity = 0;
   run->free_list = nullptr;
   Chunk* chunk = run->chunk;
-  if (++chunk->free_runs == 1) ListChunkLocked(chunk);
+  if (++chunk->free_runs == 1) ListChunkLocked(chunk, /*at_tail=*/false);
   if (chunk->free_runs < kRunsPerChunk - 1) return;
-  // Every run of the chunk is free: keep it for the next burst, or give it
-  // back if one is kept already.
-  if (empty_chunk_ == nullptr) {
-    empty_chunk_ = chunk;
+  // Every run of the chunk is free: keep it for the next burst (at the
+  // list's tail), or give it back if enough are kept already.
+  UnlistChunkLocked(chunk);
+  if (empty_chunks_ < kKeptEmptyChunks) {
+    ++empty_chunks_;
+    ListChunkLocked(chunk, /*at_tail=*/true);
     return;
   }
-  UnlistChunkLocked(chunk);
+  UnmapChunkLocked(chunk);
+}
+
+void SlabAllocator::UnmapChunkLocked(Chunk* chunk) {
   --chunks_;
   HL_LSAN_UNROOT(chunk, kChunkSize);
   HL_UNPOISON(chunk, kChunkSize);
   munmap(chunk, kChunkSize);
 }
 
-void SlabAllocator::ListChunkLocked(Chunk* chunk) {
-  chunk->prev = nullptr;
-  chunk->next = with_free_run_;
-  if (with_free_run_ != nullptr) with_free_run_->prev = chunk;
-  with_free_run_ = chunk;
+void SlabAllocator::ListChunkLocked(Chunk* chunk, bool at_tail) {
   chunk->listed = true;
+  if (with_free_run_ == nullptr) {
+    chunk->prev = nullptr;
+    chunk->next = nullptr;
+    with_free_run_ = chunk;
+    with_free_run_tail_ = chunk;
+  } else if (at_tail) {
+    chunk->prev = with_free_run_tail_;
+    chunk->next = nullptr;
+    with_free_run_tail_->next = chunk;
+    with_free_run_tail_ = chunk;
+  } else {
+    chunk->prev = nullptr;
+    chunk->next = with_free_run_;
+    with_free_run_->prev = chunk;
+    with_free_run_ = chunk;
+  }
 }
 
 void SlabAllocator::UnlistChunkLocked(Chunk* chunk) {
@@ -183,6 +202,7 @@ void SlabAllocator::UnlistChunkLocked(Chunk* chunk) {
   if (chunk->prev != nullptr) chunk->prev->next = chunk->next;
   if (chunk->next != nullptr) chunk->next->prev = chunk->prev;
   if (with_free_run_ == chunk) with_free_run_ = chunk->next;
+  if (with_free_run_tail_ == chunk) with_free_run_tail_ = chunk->prev;
   chunk->prev = nullptr;
   chunk->next = nullptr;
   chunk->listed = false;

@@ -77,24 +77,61 @@ TEST(SlabAllocator, FreedBlocksAreReusedBeforeFreshMemory) {
   slab.Free(second);
 }
 
-TEST(SlabAllocator, ChunksGoBackOnceEmptyButOneIsKept) {
+TEST(SlabAllocator, ChunksGoBackOnceEmptyButAFewAreKept) {
   SlabAllocator slab;
-  // ~12 MB of 1 KB blocks: several chunks.
+  // ~12 MB of 1 KB blocks: more chunks than are kept.
   std::vector<void*> blocks;
   for (int i = 0; i < 12000; ++i) blocks.push_back(slab.Allocate(1024));
   const std::size_t peak = slab.chunks();
-  EXPECT_GE(peak, 6u);
+  ASSERT_GT(peak, SlabAllocator::kKeptEmptyChunks + 1);
   // Free all but one block of the first chunk: the chunk with that block
-  // stays, one empty chunk is kept, the rest go back.
+  // stays, kKeptEmptyChunks empty ones are kept, the rest go back.
   for (std::size_t i = 1; i < blocks.size(); ++i) slab.Free(blocks[i]);
-  EXPECT_EQ(slab.chunks(), 2u);
+  EXPECT_EQ(slab.chunks(), 1 + SlabAllocator::kKeptEmptyChunks);
   EXPECT_EQ(slab.live_blocks(), 1u);
   slab.Free(blocks[0]);
-  EXPECT_EQ(slab.chunks(), 1u);
-  // The next burst starts in the kept chunk.
-  void* again = slab.Allocate(1024);
-  EXPECT_EQ(slab.chunks(), 1u);
-  slab.Free(again);
+  EXPECT_EQ(slab.chunks(), SlabAllocator::kKeptEmptyChunks);
+  // The next burst starts in the kept chunks: no chunk is mapped until they
+  // are used up.
+  std::vector<void*> again;
+  const std::size_t per_chunk =
+      (SlabAllocator::kRunsPerChunk - 1) * (SlabAllocator::kRunSize / 1024);
+  for (std::size_t i = 0; i < per_chunk * SlabAllocator::kKeptEmptyChunks; ++i) {
+    again.push_back(slab.Allocate(1024));
+  }
+  EXPECT_EQ(slab.chunks(), SlabAllocator::kKeptEmptyChunks);
+  again.push_back(slab.Allocate(1024));
+  EXPECT_EQ(slab.chunks(), SlabAllocator::kKeptEmptyChunks + 1);
+  for (void* block : again) slab.Free(block);
+  EXPECT_EQ(slab.chunks(), SlabAllocator::kKeptEmptyChunks);
+}
+
+// A chunk in use is filled before a kept empty one is touched, so that the
+// empty ones can go back whole.
+TEST(SlabAllocator, ChunksInUseAreFilledBeforeKeptEmptyOnes) {
+  SlabAllocator slab;
+  const std::size_t per_chunk =
+      (SlabAllocator::kRunsPerChunk - 1) * (SlabAllocator::kRunSize / 1024);
+  std::vector<void*> blocks;
+  for (std::size_t i = 0; i < per_chunk * 3; ++i) blocks.push_back(slab.Allocate(1024));
+  ASSERT_EQ(slab.chunks(), 3u);
+  auto chunk_of = [](void* block) {
+    return reinterpret_cast<std::uintptr_t>(block) & ~(SlabAllocator::kChunkSize - 1);
+  };
+  // Empty the first and the last chunk; free one run's worth of the middle one.
+  const std::uintptr_t middle = chunk_of(blocks[per_chunk]);
+  for (std::size_t i = 0; i < per_chunk; ++i) slab.Free(blocks[i]);
+  for (std::size_t i = 2 * per_chunk; i < 3 * per_chunk; ++i) slab.Free(blocks[i]);
+  const std::size_t per_run = SlabAllocator::kRunSize / 1024;
+  for (std::size_t i = per_chunk; i < per_chunk + per_run; ++i) slab.Free(blocks[i]);
+  // The next run's worth goes into the middle chunk's free run.
+  for (std::size_t i = 0; i < per_run; ++i) {
+    void* block = slab.Allocate(1024);
+    EXPECT_EQ(chunk_of(block), middle);
+    blocks[per_chunk + i] = block;
+  }
+  for (std::size_t i = per_chunk; i < 2 * per_chunk; ++i) slab.Free(blocks[i]);
+  EXPECT_EQ(slab.live_blocks(), 0u);
 }
 
 TEST(SlabAllocator, ARunServesAnotherClassOnceItsBlocksAreFreed) {
@@ -161,7 +198,7 @@ TEST(SlabAllocator, BlocksMadeOnOneThreadAreFreedOnAnother) {
   maker.join();
   EXPECT_EQ(freed, kBlocks);
   EXPECT_EQ(slab.live_blocks(), 0u);
-  EXPECT_LE(slab.chunks(), 1u);
+  EXPECT_LE(slab.chunks(), SlabAllocator::kKeptEmptyChunks);
 }
 
 #if defined(__SANITIZE_ADDRESS__)
