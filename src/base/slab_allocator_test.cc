@@ -118,12 +118,13 @@ TEST(SlabAllocator, ChunksInUseAreFilledBeforeKeptEmptyOnes) {
   auto chunk_of = [](void* block) {
     return reinterpret_cast<std::uintptr_t>(block) & ~(SlabAllocator::kChunkSize - 1);
   };
-  // Empty the first and the last chunk; free one run's worth of the middle one.
+  // Free one run's worth of the middle chunk, then empty the first and the
+  // last chunk (after it, so that they are not simply older in the list).
   const std::uintptr_t middle = chunk_of(blocks[per_chunk]);
-  for (std::size_t i = 0; i < per_chunk; ++i) slab.Free(blocks[i]);
-  for (std::size_t i = 2 * per_chunk; i < 3 * per_chunk; ++i) slab.Free(blocks[i]);
   const std::size_t per_run = SlabAllocator::kRunSize / 1024;
   for (std::size_t i = per_chunk; i < per_chunk + per_run; ++i) slab.Free(blocks[i]);
+  for (std::size_t i = 0; i < per_chunk; ++i) slab.Free(blocks[i]);
+  for (std::size_t i = 2 * per_chunk; i < 3 * per_chunk; ++i) slab.Free(blocks[i]);
   // The next run's worth goes into the middle chunk's free run.
   for (std::size_t i = 0; i < per_run; ++i) {
     void* block = slab.Allocate(1024);
