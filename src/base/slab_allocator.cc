@@ -61,9 +61,7 @@ void* SlabAllocator::Allocate(std::size_t bytes) {
   if (run == nullptr) {
     run = TakeRunLocked(static_cast<uint32_t>(size_class));
     if (run == nullptr) return nullptr;
-    run->next = nullptr;
-    run->prev = nullptr;
-    with_room_[size_class] = run;
+    with_room_[size_class] = run;  // (a free run is in no list: prev and next are null)
   }
   char* block;
   if (run->free_list != nullptr) {
@@ -178,7 +176,6 @@ void SlabAllocator::UnmapChunkLocked(Chunk* chunk) {
 }
 
 void SlabAllocator::ListChunkLocked(Chunk* chunk, bool at_tail) {
-  chunk->listed = true;
   if (with_free_run_ == nullptr) {
     chunk->prev = nullptr;
     chunk->next = nullptr;
@@ -197,15 +194,15 @@ void SlabAllocator::ListChunkLocked(Chunk* chunk, bool at_tail) {
   }
 }
 
+// A chunk is listed exactly while it has a free run (a new one from the
+// moment TakeRunLocked lists it), which is when this is called.
 void SlabAllocator::UnlistChunkLocked(Chunk* chunk) {
-  if (!chunk->listed) return;
   if (chunk->prev != nullptr) chunk->prev->next = chunk->next;
   if (chunk->next != nullptr) chunk->next->prev = chunk->prev;
   if (with_free_run_ == chunk) with_free_run_ = chunk->next;
   if (with_free_run_tail_ == chunk) with_free_run_tail_ = chunk->prev;
   chunk->prev = nullptr;
   chunk->next = nullptr;
-  chunk->listed = false;
 }
 
 void SlabAllocator::UnlistRunLocked(Run* run) {

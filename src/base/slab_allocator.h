@@ -111,7 +111,6 @@ class SlabAllocator {
     uint32_t free_runs = 0;   // how many of runs[1..] are free
     Chunk* prev = nullptr;    // in the list of chunks with a free run
     Chunk* next = nullptr;
-    bool listed = false;
   };
 
   Chunk* MapChunkLocked() REQUIRES(mutex_);
