@@ -644,6 +644,36 @@ void BM_SameThreadPostAndRun(benchmark::State& state) {
 }
 BENCHMARK(BM_SameThreadPostAndRun);  // CPU time, as the timed sections above
 
+// Entries per step of BM_OrderedChain.
+constexpr std::size_t kChainBatch = 10'000;
+
+// A chain of self-reposting ordered-lane entries through an EventLoop bound
+// to a Looper (a JS macrotask chain without V8: one entry in flight, so one
+// loop pass per entry, L4). Looper::Run() until the chain ends; time per
+// entry. The loop's floor under the MessageChannel and postTask rows.
+void BM_OrderedChain(benchmark::State& state) {
+  ReleaseLooperTimers();
+  std::unique_ptr<Looper> looper = Looper::Create().value();
+  std::shared_ptr<EventLoop> loop = EventLoop::Create(looper->clock());
+  loop->Bind(looper.get());
+  uint64_t ran = 0;
+  std::size_t left = 0;
+  std::function<void()> step = [&] {
+    ++ran;
+    if (--left > 0 && !loop->PostOrdered(step)) Die("EventLoop::PostOrdered");
+  };
+  while (state.KeepRunningBatch(kChainBatch)) {
+    left = kChainBatch;
+    if (!loop->PostOrdered(step)) Die("EventLoop::PostOrdered");
+    looper->Run();
+  }
+  benchmark::DoNotOptimize(ran);
+  if (ran != static_cast<uint64_t>(state.iterations()))
+    state.SkipWithError("entries did not all run");
+  loop->Shutdown();
+}
+BENCHMARK(BM_OrderedChain);  // CPU time, as BM_SameThreadPostAndRun
+
 // Entries per step of BM_InternalLaneDrain: several passes' worth
 // (kInternalBudget is 1024 per pass).
 constexpr std::size_t kDrainBatch = 10'000;

@@ -154,11 +154,10 @@ Looper::~Looper() {
 // ---- Ordered lane ----------------------------------------------------------
 
 TimePoint Looper::Now() {
-  TimePoint now = clock_->Now();
-  if (now > pass_now_) {
-    pass_now_ = now;
-    remote_->RaiseLatestStamp(now);
-  }
+  // (Not published to the remote side's latest stamp: a cross-thread post
+  // stamps itself with a reading taken after this one, and this thread's
+  // due-now posts take the later of pass_now_ and that stamp.)
+  pass_now_ = std::max(pass_now_, clock_->Now());
   return pass_now_;
 }
 
@@ -355,6 +354,7 @@ void Looper::CompactRegistrations() {
 }
 
 void Looper::NotifyEntryRan() {
+  reading_before_entry_ = false;
   if (observers_.empty()) return;
   ++iterating_;
   // Index loop: observers may be added during the walk.
@@ -508,46 +508,62 @@ bool Looper::RunPass(PassMode mode) {
     // budget starts after it, or it would be spent before the first entry.
     now = Now();
   }
+  reading_before_entry_ = true;
   uint64_t snapshot = remote_->next_sequence_.load(std::memory_order_seq_cst);
 
   // 2. Ordered lane.
   RunOrderedLane(now, snapshot);
-  if (remote_->quit_.load(std::memory_order_relaxed)) return true;
+  if (remote_->quit_.load(std::memory_order_relaxed)) return EndPassEarly();
 
   // 3. Internal lanes.
   RunSources(now);
-  if (remote_->quit_.load(std::memory_order_relaxed)) return true;
+  if (remote_->quit_.load(std::memory_order_relaxed)) return EndPassEarly();
 
   // 4. Consumers. A Wake() is consumed here, before they look: one that
   // lands after this (while a consumer runs, after it looked) stays set, so
   // this pass does not sleep (step 5) and a Step() hands the foreign loop an
   // fd that is readable at once (HandWaitToForeignLoop).
-  remote_->wake_requested_.exchange(false, std::memory_order_seq_cst);
+  // (Read first: the exchange is a locked instruction, and a flag that is
+  // not set has nothing to consume.)
+  if (remote_->wake_requested_.load(std::memory_order_seq_cst)) {
+    remote_->wake_requested_.exchange(false, std::memory_order_seq_cst);
+  }
   RunConsumers();
-  if (remote_->quit_.load(std::memory_order_relaxed)) return true;
+  if (remote_->quit_.load(std::memory_order_relaxed)) return EndPassEarly();
 
-  // 5. Decide the wait. Arm first, then look: a post racing this either is
-  // seen by NextDeadline() or finds the waker armed and signals it. With no
-  // fd watched, a Looper that runs itself sleeps on the waker's futex.
+  // (The pass's entries have run; the fd callbacks come after a wait.)
+  reading_before_entry_ = false;
+
+  // 5. Decide the wait. A pass that cannot sleep (a step, or work due
+  // already: a chain of tasks that each post the next) needs no waker: a
+  // post racing it is taken by the next pass. Else arm first, then look: a
+  // post racing this either is seen by NextDeadline() or finds the waker
+  // armed and signals it. With no fd watched, a Looper that runs itself
+  // sleeps on the waker's futex.
   bool futex_sleep = mode == PassMode::kMayBlock && watches_.empty();
-  remote_->waker_.set_sleep(futex_sleep ? EventfdWaker::Sleep::kFutex
-                                        : EventfdWaker::Sleep::kEpoll);
-  remote_->waker_.Arm();
-  TakeInbox();
-  // A Wake() that came while this pass ran (after a consumer looked, say)
-  // found the waker disarmed: one more pass instead of a sleep (L8). (Left
-  // set for that pass's consumers; a Step() hands it to the foreign loop.)
-  const bool woken = remote_->wake_requested_.load(std::memory_order_seq_cst);
-  std::optional<TimePoint> deadline = NextDeadline();
   std::optional<Duration> timeout;
-  if (mode != PassMode::kMayBlock || woken || remote_->quit_.load(std::memory_order_relaxed)) {
+  if (mode != PassMode::kMayBlock || remote_->quit_.load(std::memory_order_relaxed) ||
+      (KeepsAlive() && DueBy(pass_now_))) {
     timeout = Duration::zero();
-  } else if (!KeepsAlive()) {
-    // Only weak entries (if any) remain: nothing can produce more work.
-    remote_->waker_.Disarm();
-    return false;
-  } else if (deadline) {
-    timeout = *deadline <= pass_now_ ? Duration::zero() : TimeUntil(*deadline, Now());
+  } else {
+    remote_->waker_.set_sleep(futex_sleep ? EventfdWaker::Sleep::kFutex
+                                          : EventfdWaker::Sleep::kEpoll);
+    remote_->waker_.Arm();
+    TakeInbox();
+    // A Wake() that came while this pass ran (after a consumer looked, say)
+    // found the waker disarmed: one more pass instead of a sleep (L8). (Left
+    // set for that pass's consumers; a Step() hands it to the foreign loop.)
+    const bool woken = remote_->wake_requested_.load(std::memory_order_seq_cst);
+    std::optional<TimePoint> deadline = NextDeadline();
+    if (woken) {
+      timeout = Duration::zero();
+    } else if (!KeepsAlive()) {
+      // Only weak entries (if any) remain: nothing can produce more work.
+      remote_->waker_.Disarm();
+      return false;
+    } else if (deadline) {
+      timeout = *deadline <= pass_now_ ? Duration::zero() : TimeUntil(*deadline, Now());
+    }
   }
 
   // 6. Poll. With work already due, the fds are looked at no more often
@@ -569,6 +585,11 @@ bool Looper::RunPass(PassMode mode) {
   }
   PollAndDispatch(timeout);
   // (A Step() then hands the wait to the foreign loop: HandWaitToForeignLoop.)
+  return true;
+}
+
+bool Looper::EndPassEarly() {
+  reading_before_entry_ = false;
   return true;
 }
 
@@ -632,7 +653,10 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
     NotifyEntryRan();
     if (remote_->quit_.load(std::memory_order_relaxed)) return;
     if (++ran >= kOrderedBudget.max_entries) return;
-    if (ran % kClockCheckInterval == 0 && Now() >= budget_end) return;
+    if (ran % kClockCheckInterval == 0) {
+      if (Now() >= budget_end) return;
+      reading_before_entry_ = true;  // (read after the entry's NotifyEntryRan)
+    }
   }
 }
 
@@ -719,6 +743,11 @@ std::optional<TimePoint> Looper::NextDeadline() {
     if (due != TimePoint::max() && (!deadline || due < *deadline)) deadline = due;
   }
   return deadline;
+}
+
+bool Looper::DueBy(TimePoint now) {
+  std::optional<TimePoint> deadline = NextDeadline();
+  return deadline && *deadline <= now;
 }
 
 bool Looper::HasDueWork(TimePoint now) {

@@ -351,6 +351,12 @@ class Looper {
   // Home thread. The pass clock: the latest time the loop read (never
   // behind a deadline it already computed on this thread).
   TimePoint Now();
+  // Home thread. For a stamp an entry takes before it runs any script (a
+  // delivered message's event time): the loop's reading from before the
+  // running entry began, when no entry (and no sleep) came between the two;
+  // else Now(). A message chain then reads the clock once per task, not
+  // twice (a reading costs ~25 ns on a VM's kvm-clock).
+  TimePoint EntryStartNow() { return reading_before_entry_ ? pass_now_ : Now(); }
   const base::TickClock* clock() const { return clock_; }
   bool IsHomeThread() const { return Current() == this; }
   void CheckHomeThread() const;
@@ -397,6 +403,11 @@ class Looper {
   void SleepOnFutex(std::optional<Duration> timeout);
   void DispatchFd(WatchId id, uint32_t events);
   bool HasDueWork(TimePoint now);
+  // RunPass() cut short by a Quit(): returns true (the pass ran).
+  bool EndPassEarly();
+  // Whether an entry of either lane (or a source's) is due by `now`; the
+  // inbox is not looked at.
+  bool DueBy(TimePoint now);
   // Schedule()'s first step: out of slots, reclaims the cancelled entries'
   // slots (when there are kMinReclaim of them). Returns the slots kept for
   // cross-thread posts.
@@ -436,6 +447,9 @@ class Looper {
   std::vector<LooperRemote::InboxEntry> inbox_spare_;
   std::size_t due_now_keep_alive_ = 0;
   TimePoint pass_now_{};
+  // pass_now_ was read between entries, and no entry ran since
+  // (EntryStartNow). Cleared by NotifyEntryRan() and before the pass waits.
+  bool reading_before_entry_ = false;
   TimePoint last_fd_poll_{};
   int passes_since_fd_poll_ = 0;
   std::unordered_map<WatchId, std::shared_ptr<Watch>> watches_;

@@ -1004,6 +1004,105 @@ TEST(Looper, L6PostsFromTheHomeThreadNeverSignal) {
   EXPECT_EQ(looper->remote()->wake_signal_count(), before);
 }
 
+// A source that asks, every time the Looper looks at its next deadline, for
+// a post from another thread: it shows whether the waker was armed then.
+class PostingSource final : public LoopSource {
+ public:
+  explicit PostingSource(Looper* looper) : looper_(looper) {}
+  void RunDue(base::TimePoint /*now*/, const LaneBudget& /*budget*/) override {}
+  base::TimePoint NextDue() override {
+    if (posts_left_ > 0) {
+      --posts_left_;
+      std::thread([this] { looper_->remote()->Post([] {}); }).join();
+    }
+    return base::TimePoint::max();
+  }
+  bool KeepsAlive() override { return false; }
+  int posts_left_ = 0;
+
+ private:
+  Looper* looper_;
+};
+
+TEST(Looper, L6APassWithWorkDueArmsNoWakerSoPostsMadeMeanwhileNeverSignal) {
+  // A chain of tasks that each post the next: every pass has work due, so
+  // none sleeps, and none arms the waker (a locked instruction per pass
+  // when it did, and a syscall for any cross-thread post landing while it
+  // was armed).
+  auto looper = MakeLooper();
+  PostingSource source(looper.get());
+  looper->AddSource(&source);
+  const uint64_t before = looper->remote()->wake_signal_count();
+  int left = 100;
+  std::function<void()> step = [&] {
+    if (--left > 0) {
+      looper->Post([&] { step(); });
+      source.posts_left_ = 1;  // (made from another thread while this pass decides its wait)
+    }
+  };
+  looper->Post([&] { step(); });
+  looper->Run();  // (returns once the chain has ended: nothing keeps it alive)
+  EXPECT_EQ(left, 0);
+  EXPECT_EQ(looper->remote()->wake_signal_count(), before);
+  // And nothing was lost: with no work due, the same post finds the waker
+  // armed (the pass is about to sleep) and signals it, once.
+  source.posts_left_ = 1;
+  int ran = 0;
+  looper->Post([&] { ++ran; });
+  looper->Run();
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(looper->remote()->wake_signal_count(), before + 1);
+  looper->RemoveSource(&source);
+}
+
+TEST(Looper, EntryStartNowIsThePassReadingUntilAnEntryRan) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  const TimePoint start = clock.Now();
+  std::vector<TimePoint> stamps;
+  // Two entries in one pass; each runs 5 ms (after taking its stamp).
+  for (int i = 0; i < 2; ++i) {
+    looper->Post([&] {
+      stamps.push_back(looper->EntryStartNow());
+      clock.Advance(milliseconds(5));
+    });
+  }
+  looper->RunUntilIdle();
+  // The first entry's stamp is the pass's reading; the second one's is a
+  // new reading, after the first entry's 5 ms (not the pass's, 5 ms old).
+  ASSERT_EQ(stamps.size(), 2u);
+  EXPECT_EQ(stamps[0], start);
+  EXPECT_EQ(stamps[1], start + milliseconds(5));
+  // Outside a pass (the loop's reading is 10 ms old now): a new reading.
+  clock.Advance(milliseconds(1));
+  EXPECT_EQ(looper->EntryStartNow(), start + milliseconds(11));
+}
+
+TEST(Looper, EntryStartNowIsNotAReadingFromBeforeASleep) {
+  // An fd callback runs after the pass's wait: the pass's reading is from
+  // before the sleep, so the callback's stamp must be a new one.
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  const TimePoint start = clock.Now();
+  Pipe pipe;
+  TimePoint stamp;
+  auto watch = looper->WatchFd(pipe.fds[0], EPOLLIN, [&](uint32_t) {
+    stamp = looper->EntryStartNow();
+    pipe.Read();
+    looper->Quit();
+  });
+  ASSERT_TRUE(watch.ok());
+  std::thread writer([&] {
+    std::this_thread::sleep_for(milliseconds(20));
+    clock.Advance(milliseconds(30));
+    pipe.Write();
+  });
+  looper->Run();
+  writer.join();
+  looper->UnwatchFd(watch.value());
+  EXPECT_EQ(stamp, start + milliseconds(30));
+}
+
 // ---- Consumers (seed 002's loop consumers) -----------------------------------
 
 TEST(Looper, ConsumersChangedDuringAWalk) {
