@@ -54,6 +54,17 @@ double FastNow(Local<v8::Object> /*receiver*/) {
 }
 const v8::CFunction kFastNow = v8::CFunction::Make(FastNow);
 
+// entryStartNow(): now(), or the loop's reading from just before the running
+// entry when no other entry came between (Runtime::EntryStartMs). Only for
+// stamps taken before the entry ran any script.
+void EntryStartNow(const FunctionCallbackInfo<Value>& info) {
+  info.GetReturnValue().Set(RuntimeOf(info)->EntryStartMs());
+}
+double FastEntryStartNow(Local<v8::Object> /*receiver*/) {
+  return Runtime::From(v8::Isolate::GetCurrent())->EntryStartMs();
+}
+const v8::CFunction kFastEntryStartNow = v8::CFunction::Make(FastEntryStartNow);
+
 void GetPromiseState(const FunctionCallbackInfo<Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   if (info.Length() < 1 || !info[0]->IsPromise()) return;
@@ -548,6 +559,7 @@ const HostFunction kHostFunctions[] = {
     {"print", Print},
     {"isatty", IsATty},
     {"now", Now, &kFastNow},
+    {"entryStartNow", EntryStartNow, &kFastEntryStartNow},
     {"urlParse", UrlParse},
     {"urlParserAvailable", UrlParserAvailable},
     {"getPromiseState", GetPromiseState},

@@ -263,6 +263,10 @@ double Runtime::NowMs() const {
   return std::chrono::duration<double, std::milli>(looper_->clock()->Now() - start_time_).count();
 }
 
+double Runtime::EntryStartMs() const {
+  return std::chrono::duration<double, std::milli>(looper_->EntryStartNow() - start_time_).count();
+}
+
 // ---- Main module -------------------------------------------------------------
 
 bool Runtime::StartMainModule(const std::string& url, const std::optional<std::string>& source) {

@@ -399,6 +399,9 @@ class Runtime {
   std::unordered_set<MessagePortHandle*>& port_handles() { return port_handles_; }
   // Milliseconds since the runtime started (performance.now()).
   double NowMs() const;
+  // NowMs() for a stamp the running entry takes before any script (a
+  // delivered message's event time): Looper::EntryStartNow().
+  double EntryStartMs() const;
   // The loop clock's reading when the runtime started: the origin of
   // NowMs() and of scheduler.js's deadlines.
   loop::TimePoint start_time() const { return start_time_; }

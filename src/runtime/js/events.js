@@ -9,7 +9,8 @@
 //   event handler IDL attributes      https://html.spec.whatwg.org/multipage/webappapis.html#event-handlers
 //
 // This file is the BODY of `function (host, internals, global) { ... }`, evaluated
-// once per realm at startup. `host.now()` is the only host service used. Private
+// once per realm at startup. `host.now()` is the only host service used (and
+// `host.entryStartNow()` for delivered messages, see newMessageEvent). Private
 // state lives in private fields (added by newPrivateSlot() to objects that no
 // class of ours constructed), so nothing is visible as own properties.
 //
@@ -545,14 +546,16 @@ function newEventState(type, bubbles, cancelable, composed, timeStamp) {
   };
 }
 
-// Set around `new MessageEvent` by internals.newMessageEvent: the
-// constructors then skip the WebIDL conversions (there is no init dictionary)
-// and take these values. The host gives the time stamp of the events it
-// creates, which saves a native call per message.
+// Set around `new MessageEvent` by newMessageEvent: the constructors then
+// skip the WebIDL conversions (there is no init dictionary), take these
+// values and make the event trusted.
 let creatingInternally = false;
 let internalTimeStamp = 0;
 let internalData;
 let internalPorts;
+// The state of the event made while creatingInternally (trusted already),
+// for newMessageEvent's caller: no lookups of what it just made.
+let internalState = null;
 
 // https://dom.spec.whatwg.org/#set-the-canceled-flag
 function setTheCanceledFlag(state) {
@@ -586,7 +589,10 @@ class Event {
 
   constructor(type, eventInitDict = undefined) {
     if (creatingInternally) {
-      setEventState(this, newEventState(type, false, false, false, internalTimeStamp));
+      const state = newEventState(type, false, false, false, internalTimeStamp);
+      state.isTrusted = true;
+      internalState = state;
+      setEventState(this, state);
       return;
     }
     if (arguments.length < 1) throw argumentCountError(kEventConstructPrefix, 1, arguments.length);
@@ -2325,11 +2331,14 @@ internals.exposeInterface = exposeInterface;
 internals.dispatchEvent = internalDispatch;
 // internals.fireEvent(target, type, EventInterface = Event, init) -> boolean.
 internals.fireEvent = fireEvent;
-// A MessageEvent for a delivered message: `data` is the message as it is,
+// A trusted MessageEvent for a delivered message (internalState is its
+// state until the caller takes it): `data` is the message as it is,
 // undefined included (the MessageEventInit dictionary would turn undefined
-// into its default, null).
+// into its default, null). Called by the host at the start of the message's
+// task, before any script of it: its time stamp may be the loop's reading
+// from just before the task (host.entryStartNow()).
 function newMessageEvent(type, data, ports, timeStamp) {
-  internalTimeStamp = timeStamp === undefined ? host.now() : timeStamp;
+  internalTimeStamp = timeStamp === undefined ? host.entryStartNow() : timeStamp;
   internalData = data;
   internalPorts = ports === undefined ? kNoPorts : ObjectFreeze(ports);
   creatingInternally = true;
@@ -2343,8 +2352,17 @@ function newMessageEvent(type, data, ports, timeStamp) {
 }
 // internals.dispatchMessage(target, data, ports, timeStamp) -> boolean: fires
 // a trusted `message` MessageEvent (see newMessageEvent) at an EventTarget.
-internals.dispatchMessage = (target, data, ports, timeStamp) =>
-  internalDispatch(target, markTrusted(newMessageEvent('message', data, ports, timeStamp)));
+// (internalDispatch's steps, without its checks of the event: a new one
+// cannot be in a dispatch, and it is initialized and trusted already.)
+internals.dispatchMessage = (target, data, ports, timeStamp) => {
+  const targetState = targetSlot.peek(target);
+  if (targetState === undefined) throw new TypeErrorCtor('internals.dispatchMessage: target is not an EventTarget');
+  const event = newMessageEvent('message', data, ports, timeStamp);
+  const state = internalState;
+  internalState = null;
+  state.cleanup = kCleanupUnknown;
+  return dispatch(targetState, event, state);
+};
 // internals.defineEventHandler(prototype, name, { errorSignature, brandCheck, onSet }).
 internals.defineEventHandler = defineEventHandler;
 // internals.initEventTarget(object) -> object: makes any object (the global,
