@@ -9,8 +9,8 @@
 // deadline (each delayed task used to reach its queue only when its own loop
 // entry ran, and ran in deadline order). Each task is still a macrotask of
 // its own (its microtasks run before the next task), a timer keeps its place
-// by its deadline, and a delayed task aborted after it joined its queue does
-// not run.
+// by its deadline, a task posted after a delay ended runs after the delayed
+// task, and a delayed task aborted after it joined its queue does not run.
 // Expected: j6_posttask_due_delayed_by_priority.stdout.
 
 function busyWait(ms) {
@@ -51,6 +51,21 @@ await scenario('one macrotask each, timers by deadline', (log) => {
     task('user-blocking', { priority: 'user-blocking', delay: 6 }),
     timer('timer 20', 20),
     task('user-visible', { delay: 7 }),
+  ];
+});
+
+// The delay ends while the task that posted it still runs; a timer and a
+// task posted after that come after the delayed task (it joined its queue
+// first), and the task keeps its place behind the timer posted before it.
+// (Moved to its queue only when a token ran, the delayed task let the later
+// task take its turn, which then ran ahead of that setTimeout(0).)
+await scenario('a delay that ended before later posts', (log) => {
+  const delayed = scheduler.postTask(() => log.push('user-visible (delay 1)'), { delay: 1 });
+  busyWait(5);
+  return [
+    delayed,
+    new Promise((resolve) => setTimeout(() => resolve(log.push('timer 0')), 0)),
+    scheduler.postTask(() => log.push('user-visible, posted after the delay ended')),
   ];
 });
 

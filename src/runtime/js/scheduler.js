@@ -462,6 +462,11 @@ function scheduleTask(callback, options, resolve, reject) {
     internals.addAbortAlgorithm(signal, task.abort);
   }
   if (delay === 0) {
+    // Delays that ended before this post joined their queues then (in the
+    // spec, in parallel): they go ahead of this task. (Moved only when a
+    // token ran, a task posted after a delay ended took the ended task's
+    // turn, and ran ahead of a setTimeout(0) posted before it.)
+    enqueueEndedDelays();
     enqueue(task);
     host.postSchedulerToken(0);
   }
@@ -659,6 +664,7 @@ class Scheduler {
     }
     if (signal !== undefined && signal.aborted) return PromiseReject(signal.reason);
     return new PromiseCtor((resolve, reject) => {
+      enqueueEndedDelays();  // (as for postTask: they joined their queues first)
       const entry = {
         continuation: true, resolve, signal, followsSignal, priority, abort: undefined, order: nextEnqueueOrder++, slot: 0,
       };
