@@ -460,6 +460,20 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(static_cast<double>(id));
 }
 
+// postSchedulerToken(0) from optimized code (a V8 fast API call): a token
+// due now, as PostSchedulerToken posts it. Any other delay takes the
+// regular callback (it reads the clock and may throw).
+void FastPostSchedulerToken(Local<v8::Object> /*receiver*/, double delay_ms,
+                            v8::FastApiCallbackOptions& options) {
+  if (base::DelayFromMilliseconds(delay_ms) != loop::Duration::zero()) {
+    options.fallback = true;
+    return;
+  }
+  Runtime* runtime = Runtime::From(v8::Isolate::GetCurrent());
+  runtime->event_loop().PostOrdered([runtime] { RunSchedulerToken(runtime, nullptr); });
+}
+const v8::CFunction kFastPostSchedulerToken = v8::CFunction::Make(FastPostSchedulerToken);
+
 // newSerializableDOMException(name, message) -> object: the API object a
 // DOMException is (events.js), which structured clone copies.
 void NewSerializableDOMException(const FunctionCallbackInfo<Value>& info) {
@@ -578,7 +592,7 @@ const HostFunction kHostFunctions[] = {
     {"timerFlushCancels", TimerFlushCancels},
     {"evaluateScript", EvaluateScript},
     {"initiatingScriptUrl", InitiatingScriptUrl},
-    {"postSchedulerToken", PostSchedulerToken},
+    {"postSchedulerToken", PostSchedulerToken, &kFastPostSchedulerToken},
     {"schedulerNow", SchedulerNow},
     {"getSchedulingState", GetSchedulingState},
     {"newSerializableDOMException", NewSerializableDOMException},

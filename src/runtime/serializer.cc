@@ -329,6 +329,13 @@ v8::MaybeLocal<v8::Object> NewSerializableObject(Runtime* runtime, int32_t kind,
   return object;
 }
 
+std::unique_ptr<SerializedMessage> SerializeNumber(Runtime* runtime, double number) {
+  std::unique_ptr<SerializedMessage> message = runtime->TakeSpareMessage();
+  message->inline_value = SerializedMessage::Inline::kNumber;
+  message->number = number;
+  return message;
+}
+
 std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Value> value,
                                              v8::Local<v8::Value> transfer,
                                              v8::Local<v8::Object> source_port) {
@@ -338,14 +345,12 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
   std::vector<v8::Local<v8::Object>> ports;
   if (!CollectTransfer(runtime, transfer, source_port, &buffers, &ports)) return nullptr;
 
+  if (buffers.empty() && ports.empty() && value->IsNumber()) {
+    return SerializeNumber(runtime, value.As<v8::Number>()->Value());
+  }
   std::unique_ptr<SerializedMessage> message = runtime->TakeSpareMessage();
   if (buffers.empty() && ports.empty()) {
     using Inline = SerializedMessage::Inline;
-    if (value->IsNumber()) {
-      message->inline_value = Inline::kNumber;
-      message->number = value.As<v8::Number>()->Value();
-      return message;
-    }
     if (value->IsUndefined() || value->IsNull() || value->IsBoolean()) {
       message->inline_value = value->IsUndefined() ? Inline::kUndefined
                               : value->IsNull()    ? Inline::kNull

@@ -1,15 +1,18 @@
 // timeout: 30
 // hostloop-flags: --v8-flags=--allow-natives-syntax
 //
-// host.now and host.timerStart have V8 fast API calls (HostFunction::fast):
-// TurboFan-optimized code calls their C++ directly instead of through an API
-// callback. This runs setTimeout, clearTimeout and performance.now from
-// functions forced into optimized code and checks that they behave exactly
-// as from the interpreter: ids, firing order, cancellation (also with a full
-// cancel buffer flushed from optimized code: the process exits at once, with
-// no cleared timer left pending), and a clock that never goes back and keeps
-// up with Date.now(). (A fast call that returned a wrong id fails the first
-// two tests.)
+// host.now, host.timerStart, host.portPostNumber and host.postSchedulerToken
+// have V8 fast API calls (HostFunction::fast): TurboFan-optimized code calls
+// their C++ directly instead of through an API callback. This runs
+// setTimeout, clearTimeout, performance.now, MessagePort's postMessage of a
+// number and scheduler.postTask from functions forced into optimized code and
+// checks that they behave exactly as from the interpreter: ids, firing order,
+// cancellation (also with a full cancel buffer flushed from optimized code:
+// the process exits at once, with no cleared timer left pending), a clock
+// that never goes back and keeps up with Date.now(), every number arriving
+// as it was sent and in order, nothing delivered from a closed port, and
+// postTask's order and delays. (A fast call that returned a wrong id fails
+// the first two tests.)
 
 import { test, assert, assertEquals } from './lib/assert.mjs';
 
@@ -85,4 +88,59 @@ await test('performance.now from optimized code is monotonic and keeps up with D
   // Same clock as the interpreter's calls: the span it measured fits in the
   // wall-clock span around it (1 ms of Date.now() rounding each side).
   assert(after - before <= wallAfter - wallBefore + 2, `${after - before} ms vs ${wallAfter - wallBefore} ms`);
+});
+
+await test('MessagePort postMessage(number) from optimized code: every value, in order', async () => {
+  const { port1, port2 } = new MessageChannel();
+  const received = [];
+  port1.onmessage = (event) => received.push(event.data);
+  function post(port, values) {
+    for (let i = 0; i < values.length; i++) port.postMessage(values[i]);
+    return values.length;
+  }
+  const values = [0, -0, 1.5, -7, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 31, -(2 ** 31) - 1, Number.MIN_VALUE];
+  optimized(post, [port2, [1, 2.5, -0]], [port2, values]);
+  // (A message posted after the others arrives after them.)
+  port2.postMessage('end');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const expected = [1, 2.5, -0, ...values, 'end'];
+  assertEquals(received.length, expected.length);
+  for (let i = 0; i < expected.length; i++) {
+    assert(Object.is(received[i], expected[i]), `message ${i}: ${received[i]} instead of ${expected[i]}`);
+  }
+  port1.close();
+});
+
+await test('MessagePort postMessage(number) from optimized code: a closed channel delivers nothing', async () => {
+  const { port1, port2 } = new MessageChannel();
+  let received = 0;
+  port1.onmessage = () => ++received;
+  function post(port, count) {
+    for (let i = 0; i < count; i++) port.postMessage(i);
+    return count;
+  }
+  port1.close();
+  optimized(post, [port2, 2], [port2, 100]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assertEquals(received, 0);
+});
+
+await test('scheduler.postTask from optimized code: FIFO with setTimeout(0), delays kept', async () => {
+  const log = [];
+  function post(tag, delay) {
+    setTimeout(() => log.push(`${tag} timeout`), 0);
+    const promise = scheduler.postTask(() => log.push(`${tag} task`));
+    scheduler.postTask(() => log.push(`${tag} delayed`), { delay });
+    return promise;
+  }
+  // (From a task that is not a timer's: the earlier tests' timers nest, and
+  // past level 5 a setTimeout(0) waits 4 ms, HTML's clamp.)
+  await scheduler.postTask(() => {});
+  await optimized(post, ['warm', 1], ['x', 5]);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  // Each post's undelayed task runs after its setTimeout(0), and the
+  // delayed ones after both.
+  const x = log.filter((entry) => entry.startsWith('x '));
+  assertEquals(x, ['x timeout', 'x task', 'x delayed']);
+  assert(log.includes('warm delayed'), 'the warm-up call\'s delayed task did not run');
 });

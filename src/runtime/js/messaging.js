@@ -98,6 +98,12 @@ const methods = {
     if (arguments.length < 1) {
       throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': 1 argument required, but only 0 present.");
     }
+    // A number with no transfer list needs no serializer: a V8 fast API
+    // call from optimized code (a message chain's common case).
+    if (typeof message === 'number' && transferOrOptions === undefined) {
+      host.portPostNumber(this, message);
+      return;
+    }
     host.portPostMessage(this, message, transferList(transferOrOptions, 'postMessage'));
   },
   start() {
