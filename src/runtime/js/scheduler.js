@@ -3,12 +3,19 @@
 // https://wicg.github.io/scheduling-apis/
 //
 // Tasks wait in one FIFO per (priority, kind). Each posted task also puts
-// one anonymous token into the runtime's ordered lane (host.postSchedulerToken),
-// so scheduler tasks keep their place among timers and other macrotasks
-// (L3: postTask is FIFO with setTimeout(0)); a token runs the highest-priority
+// one token into the runtime's ordered lane (host.postSchedulerToken), so
+// scheduler tasks keep their place among timers and other macrotasks (L3:
+// postTask is FIFO with setTimeout(0)); a token runs the highest-priority
 // task that is due, which is how "among due tasks, higher priority first,
-// FIFO within one priority" holds. A token that finds nothing due (its task
-// was aborted) does nothing.
+// FIFO within one priority" holds.
+//
+// Every waiting task owns exactly one pending token (a record: see
+// postToken). A token that runs a task other than its owner hands the
+// owner that task's token, so the owner still has its turn at a later
+// place; an aborted task leaves its token ownerless, and an ownerless token
+// does nothing. (A token used to run whatever was best even when its own
+// task had been aborted: a task posted later took that early turn, ahead of
+// a setTimeout(0) posted before it.)
 //
 // A delayed task's token is due when its delay ends, and the task also waits
 // in a min-heap by (due, sequence). In the spec the task joins its queue the
@@ -388,6 +395,44 @@ function moveQueuedEntries(signal, previous, priority) {
   }
 }
 
+// Tokens. A record { owner, id, due, slot }: `owner` the task or
+// continuation whose turn it is (null once that was aborted), `id` the lane
+// entry of a delayed token (for host.cancelSchedulerToken; 0 for one due
+// now, or once it ran), `due` its deadline (written by the native side),
+// `slot` its index in dueNowTokens. The lane runs due-now tokens in the
+// order they were posted, so their records wait in that order there; a
+// delayed token's record comes back with its lane entry.
+const dueNowTokens = new EntryQueue();
+
+// Posts the token `entry` owns: due now, or (`delay` > 0, a task) at the end
+// of the delay, when it also sets entry.due. Throws a RangeError when the
+// loop's queue is full (nothing is posted then).
+function postToken(entry, delay) {
+  const token = { owner: entry, id: 0, due: 0, slot: 0 };
+  if (delay > 0) {
+    token.id = host.postSchedulerToken(delay, token);
+    entry.due = token.due;
+  } else {
+    dueNowTokens.push(token);
+    host.postSchedulerToken(0);
+  }
+  entry.token = token;
+}
+
+// An aborted entry gives up its turn: its token runs nothing, and a delayed
+// one leaves the lane, with what kept the runtime alive for the rest of the
+// delay (J3).
+function dropToken(entry) {
+  const token = entry.token;
+  if (token === null) return;
+  entry.token = null;
+  token.owner = null;
+  if (token.id !== 0) {
+    host.cancelSchedulerToken(token.id);
+    token.id = 0;
+  }
+}
+
 function isSignal(value) {
   return internals.isAbortSignal(value);
 }
@@ -426,14 +471,14 @@ function scheduleTask(callback, options, resolve, reject) {
   }
   const task = {
     callback, resolve, reject, priority, signal, followsSignal, queued: false, running: false, done: false,
-    abort: undefined, token: 0, order: 0, due: 0, sequence: 0, heapIndex: -1, slot: 0,
+    abort: undefined, token: null, order: 0, due: 0, sequence: 0, heapIndex: -1, slot: 0,
   };
   // The delayed token itself makes the task due; no second token. Posted
   // first: when the loop's queue is full it throws a RangeError (the
   // promise rejects) before anything else is set up. It sets task.due.
   if (delay > 0) {
-    task.token = host.postSchedulerToken(delay, task);
-    if (task.token !== 0) addDelayed(task);
+    postToken(task, delay);
+    if (task.token.id !== 0) addDelayed(task);
   }
   if (signal !== undefined) {
     task.abort = () => {
@@ -450,13 +495,7 @@ function scheduleTask(callback, options, resolve, reject) {
       } else if (task.heapIndex >= 0) {
         removeDelayed(task);
       }
-      if (task.token !== 0) {
-        // Still in its delay, or queued when it ended but before its token
-        // ran: the token leaves the lane (one macrotask per task), and with
-        // it what kept the runtime alive for the rest of the delay (J3).
-        host.cancelSchedulerToken(task.token);
-        task.token = 0;
-      }
+      dropToken(task);
       reject(signal.reason);
     };
     internals.addAbortAlgorithm(signal, task.abort);
@@ -468,7 +507,7 @@ function scheduleTask(callback, options, resolve, reject) {
     // turn, and ran ahead of a setTimeout(0) posted before it.)
     enqueueEndedDelays();
     enqueue(task);
-    host.postSchedulerToken(0);
+    postToken(task, 0);
   }
 }
 
@@ -563,19 +602,32 @@ function enqueueEndedDelays() {
 // Called by the native side for every token (a task of its own). A delayed
 // token brings its task along. Then the best entry runs: "select the next
 // scheduler task queue from all schedulers" sees every ended delay.
-internals.runSchedulerToken = function runSchedulerToken(delayedTask) {
-  if (delayedTask !== undefined) delayedTask.token = 0;
+internals.runSchedulerToken = function runSchedulerToken(delayedToken) {
+  const token = delayedToken !== undefined ? delayedToken : dueNowTokens.shift();
+  token.id = 0;
+  const owner = token.owner;
+  token.owner = null;
   enqueueEndedDelays();
-  if (delayedTask !== undefined && delayedTask.heapIndex >= 0) {
-    // Its token ran, so its delay is over, whatever the clock read above
-    // said (both come from the loop's clock; this is only a safeguard).
-    removeDelayed(delayedTask);
-    enqueueDelayed(delayedTask);
+  // Its owner was aborted: no task is owed this turn.
+  if (owner === null) return;
+  if (owner.heapIndex >= 0) {
+    // A delayed token's own task (a task in its delay never owns another's
+    // token): its token ran, so its delay is over, whatever the clock read
+    // above said (both come from the loop's clock; this is a safeguard).
+    removeDelayed(owner);
+    enqueueDelayed(owner);
   }
   for (let q = 0; q < queues.length; q++) {
     const queue = queues[q];
     if (queue.size === 0) continue;
     const entry = queue.shift();
+    if (entry !== owner) {
+      // The owner's turn comes at the token this entry leaves unused.
+      const unused = entry.token;
+      unused.owner = owner;
+      owner.token = unused;
+    }
+    entry.token = null;
     if (entry.continuation) {
       if (entry.signal !== undefined) internals.removeAbortAlgorithm(entry.signal, entry.abort);
       entry.resolve();
@@ -667,16 +719,18 @@ class Scheduler {
       enqueueEndedDelays();  // (as for postTask: they joined their queues first)
       const entry = {
         continuation: true, resolve, signal, followsSignal, priority, abort: undefined, order: nextEnqueueOrder++, slot: 0,
+        token: null,
       };
       if (signal !== undefined) {
         entry.abort = () => {
           queues[priorityIndex(entry.priority) * 2].remove(entry);
+          dropToken(entry);
           reject(signal.reason);
         };
         internals.addAbortAlgorithm(signal, entry.abort);
       }
       queues[priorityIndex(priority) * 2].push(entry);
-      host.postSchedulerToken(0);
+      postToken(entry, 0);
     });
   }
 }
