@@ -644,6 +644,15 @@ void BM_SameThreadPostAndRun(benchmark::State& state) {
 }
 BENCHMARK(BM_SameThreadPostAndRun);  // CPU time, as the timed sections above
 
+// A Looper with an EventLoop bound to it: the lanes a runtime uses. (The
+// 1M-timers fixture's Looper goes first: one Looper per thread.)
+struct BoundLoop {
+  BoundLoop() { loop->Bind(looper.get()); }
+  bool released = (ReleaseLooperTimers(), true);
+  std::unique_ptr<Looper> looper = Looper::Create().value();
+  std::shared_ptr<EventLoop> loop = EventLoop::Create(looper->clock());
+};
+
 // Entries per step of BM_OrderedChain.
 constexpr std::size_t kChainBatch = 10'000;
 
@@ -652,25 +661,22 @@ constexpr std::size_t kChainBatch = 10'000;
 // loop pass per entry, L4). Looper::Run() until the chain ends; time per
 // entry. The loop's floor under the MessageChannel and postTask rows.
 void BM_OrderedChain(benchmark::State& state) {
-  ReleaseLooperTimers();
-  std::unique_ptr<Looper> looper = Looper::Create().value();
-  std::shared_ptr<EventLoop> loop = EventLoop::Create(looper->clock());
-  loop->Bind(looper.get());
-  uint64_t ran = 0;
+  BoundLoop bound;
   std::size_t left = 0;
+  uint64_t ran = 0;
   std::function<void()> step = [&] {
     ++ran;
-    if (--left > 0 && !loop->PostOrdered(step)) Die("EventLoop::PostOrdered");
+    if (--left > 0 && !bound.loop->PostOrdered(step)) Die("EventLoop::PostOrdered");
   };
   while (state.KeepRunningBatch(kChainBatch)) {
     left = kChainBatch;
-    if (!loop->PostOrdered(step)) Die("EventLoop::PostOrdered");
-    looper->Run();
+    if (!bound.loop->PostOrdered(step)) Die("EventLoop::PostOrdered");
+    bound.looper->Run();
   }
   benchmark::DoNotOptimize(ran);
   if (ran != static_cast<uint64_t>(state.iterations()))
     state.SkipWithError("entries did not all run");
-  loop->Shutdown();
+  bound.loop->Shutdown();
 }
 BENCHMARK(BM_OrderedChain);  // CPU time, as BM_SameThreadPostAndRun
 
@@ -682,10 +688,9 @@ constexpr std::size_t kDrainBatch = 10'000;
 // (untimed), drained by RunUntilIdle() (timed). Time per entry, and the
 // entries_per_s counter.
 void BM_InternalLaneDrain(benchmark::State& state) {
-  ReleaseLooperTimers();
-  std::unique_ptr<Looper> looper = Looper::Create().value();
-  std::shared_ptr<EventLoop> loop = EventLoop::Create(looper->clock());
-  loop->Bind(looper.get());
+  BoundLoop bound;
+  Looper* looper = bound.looper.get();
+  EventLoop* loop = bound.loop.get();
   uint64_t ran = 0;
   while (state.KeepRunningBatch(kDrainBatch)) {
     for (std::size_t i = 0; i < kDrainBatch; ++i) {
