@@ -751,9 +751,7 @@ bool Looper::DueBy(TimePoint now) {
 }
 
 bool Looper::HasDueWork(TimePoint now) {
-  if (remote_->inbox_nonempty_.load(std::memory_order_acquire)) return true;
-  std::optional<TimePoint> deadline = NextDeadline();
-  return deadline && *deadline <= now;
+  return remote_->inbox_nonempty_.load(std::memory_order_acquire) || DueBy(now);
 }
 
 std::optional<Duration> Looper::NextTimeout() {

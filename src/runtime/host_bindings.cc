@@ -379,7 +379,8 @@ void TimerFlushCancels(const FunctionCallbackInfo<Value>& info) {
 }
 
 // Runs one scheduler token: internals.runSchedulerToken(task), where `task`
-// is the delayed task the token brings, or undefined.
+// is the object a delayed token brings (scheduler.js's token record), or
+// undefined.
 void RunSchedulerToken(Runtime* runtime, const v8::Global<Value>* task) {
   v8::Isolate* isolate = runtime->isolate();
   v8::HandleScope scope(isolate);
@@ -405,9 +406,10 @@ void SchedulerNow(const FunctionCallbackInfo<Value>& info) {
 }
 
 // postSchedulerToken(delayMs, task?): one ordered-lane entry for
-// scheduler.js (see there). A token that brings a task writes its deadline
-// into task.due (SchedulerTime), so scheduler.js knows when the delay ends
-// by the same clock reading the lane uses.
+// scheduler.js (see there). A token that brings an object (`task`: its
+// token record) writes its deadline into task.due (SchedulerTime), so
+// scheduler.js knows when the delay ends by the same clock reading the lane
+// uses.
 void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   Runtime* runtime = RuntimeOf(info);
   double delay_ms =

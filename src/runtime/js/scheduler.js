@@ -600,8 +600,9 @@ function enqueueEndedDelays() {
 }
 
 // Called by the native side for every token (a task of its own). A delayed
-// token brings its task along. Then the best entry runs: "select the next
-// scheduler task queue from all schedulers" sees every ended delay.
+// token brings its record along; a due-now one is the first in
+// dueNowTokens. Unless its owner was aborted, the best entry runs: "select
+// the next scheduler task queue from all schedulers" sees every ended delay.
 internals.runSchedulerToken = function runSchedulerToken(delayedToken) {
   const token = delayedToken !== undefined ? delayedToken : dueNowTokens.shift();
   token.id = 0;
