@@ -436,8 +436,9 @@ void FastPortPostNumber(v8::Local<v8::Object> /*receiver*/, v8::Local<v8::Value>
   }
   // As PortPostMessage: no entangled port, and the message is gone.
   std::shared_ptr<PortCore> target = handle->core() ? handle->core()->peer() : nullptr;
-  if (target)
+  if (target) {
     PortCore::PostTo(handle->runtime(), target, SerializeNumber(handle->runtime(), number));
+  }
 }
 const v8::CFunction kFastPortPostNumber = v8::CFunction::Make(FastPortPostNumber);
 

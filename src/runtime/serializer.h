@@ -77,13 +77,13 @@ struct SerializedMessage {
 // which may not be transferred through itself. On failure a DataCloneError
 // (or the exception a getter threw) is pending and the result is null; nothing
 // was detached.
-// A number as Serialize() carries it (inline, no serializer): what
-// postMessage(number) sends. Touches no JS heap (a fast API call may use it).
-std::unique_ptr<SerializedMessage> SerializeNumber(Runtime* runtime, double number);
-
 std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Value> value,
                                              v8::Local<v8::Value> transfer,
                                              v8::Local<v8::Object> source_port = {});
+
+// A number as Serialize() carries it (inline, no serializer): what
+// postMessage(number) sends. Touches no JS heap (a fast API call may use it).
+std::unique_ptr<SerializedMessage> SerializeNumber(Runtime* runtime, double number);
 
 // Rebuilds the value in `runtime`; transferred ports become MessagePorts of
 // this runtime, appended to `ports` (MessageEvent.ports).
