@@ -405,6 +405,14 @@ void SchedulerNow(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(SchedulerTime(runtime, runtime->event_loop().looper()->Now()));
 }
 
+// A token due now is a plain ordered post (the lane's FIFO of due-now
+// entries: no clock read, no heap) carrying only the runtime, so the task
+// is stored inline (a captured v8::Global, whose move is not noexcept, cost
+// an allocation per token).
+void PostDueNowSchedulerToken(Runtime* runtime) {
+  runtime->event_loop().PostOrdered([runtime] { RunSchedulerToken(runtime, nullptr); });
+}
+
 // postSchedulerToken(delayMs, task?): one ordered-lane entry for
 // scheduler.js (see there). A token that brings an object (`task`: its
 // token record) writes its deadline into task.due (SchedulerTime), so
@@ -417,11 +425,7 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   const loop::Duration delay = base::DelayFromMilliseconds(delay_ms);
   bool brings_task = info.Length() > 1 && info[1]->IsObject();
   if (delay == loop::Duration::zero() && !brings_task) {
-    // A token due now is a plain ordered post (the lane's FIFO of due-now
-    // entries: no clock read, no heap) carrying only the runtime, so the
-    // task is stored inline (a captured v8::Global, whose move is not
-    // noexcept, cost an allocation per token).
-    runtime->event_loop().PostOrdered([runtime] { RunSchedulerToken(runtime, nullptr); });
+    PostDueNowSchedulerToken(runtime);
     return;
   }
   v8::Global<Value> task;
@@ -471,8 +475,7 @@ void FastPostSchedulerToken(Local<v8::Object> /*receiver*/, double delay_ms,
     options.fallback = true;
     return;
   }
-  Runtime* runtime = Runtime::From(v8::Isolate::GetCurrent());
-  runtime->event_loop().PostOrdered([runtime] { RunSchedulerToken(runtime, nullptr); });
+  PostDueNowSchedulerToken(Runtime::From(v8::Isolate::GetCurrent()));
 }
 const v8::CFunction kFastPostSchedulerToken = v8::CFunction::Make(FastPostSchedulerToken);
 
