@@ -125,8 +125,8 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void PeerChanged(uint64_t attachment);
   // Posts `ordered` ordered-lane deliveries and, if `drain`, one drain of
   // the messages from other threads; called without the lock.
-  void ScheduleDeliveries(const std::shared_ptr<loop::EventLoop>& loop, std::size_t ordered,
-                          bool drain, uint64_t attachment);
+  void ScheduleDeliveries(loop::EventLoop& loop, std::size_t ordered, bool drain,
+                          uint64_t attachment);
 
   base::Mutex mutex_;
   // (A RingQueue: a flood from another thread does not allocate a block on
@@ -254,7 +254,9 @@ class MessagePortHandle final : public PortReceiver {
 namespace hostloop::runtime {
 
 // Turns a message into a `message` event on `target` (or `messageerror` when
-// it cannot be deserialized): the shared last step of every receiver.
+// it cannot be deserialized): the shared last step of every receiver. The
+// caller's HandleScope (every receiver has one around `target`) holds its
+// handles: one scope less per message.
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
                           SerializedMessage& message);
 
