@@ -372,7 +372,7 @@ void PortConstructor(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }
 
 MessagePortHandle* ThisPort(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  MessagePortHandle* handle = MessagePortHandle::FromObject(info.GetIsolate(), info[0]);
+  MessagePortHandle* handle = MessagePortHandle::FromObject(info[0]);
   if (handle == nullptr) ThrowTypeError(info.GetIsolate(), "Illegal invocation");
   return handle;
 }
@@ -392,8 +392,8 @@ void CreateMessageChannel(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!MessagePortHandle::NewPort(runtime, std::move(b), false).ToLocal(&port2)) return;
   // Both ends live here now: neither is held strongly (a channel created
   // and dropped in a loop is garbage at once).
-  MessagePortHandle::FromObject(isolate, port1)->UpdateLiveness();
-  MessagePortHandle::FromObject(isolate, port2)->UpdateLiveness();
+  MessagePortHandle::FromObject(port1)->UpdateLiveness();
+  MessagePortHandle::FromObject(port2)->UpdateLiveness();
   v8::Local<v8::Array> ports = v8::Array::New(isolate, 2);
   ports->Set(context, 0, port1).FromMaybe(false);
   ports->Set(context, 1, port2).FromMaybe(false);
@@ -430,22 +430,32 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   PortCore::PostTo(runtime, target, std::move(message));
 }
 
-// portPostNumber(port, number): portPostMessage(port, number) without a
-// transfer list, which optimized code calls directly (a V8 fast API call):
-// a number needs no serializer, so the post touches no JS heap. Anything
-// but a MessagePort takes the regular callback, which throws.
-void FastPortPostNumber(v8::Local<v8::Object> /*receiver*/, v8::Local<v8::Value> port,
-                        double number, v8::FastApiCallbackOptions& options) {
-  MessagePortHandle* handle = MessagePortHandle::FromObject(v8::Isolate::GetCurrent(), port);
-  if (handle == nullptr) {
-    options.fallback = true;
-    return;
-  }
+// portPostNumber(port, number) -> boolean: postMessage(number) without a
+// transfer list. A number needs no serializer, so the post touches no JS
+// heap and optimized code calls the fast version directly (a V8 fast API
+// call). It is also the brand check: false, with nothing done, when `port`
+// is not a MessagePort (messaging.js then throws its TypeError). The
+// MessagePort's internal fields are checked here in a few instructions,
+// where a private-field brand check in JS is a megamorphic inline cache.
+void PostNumber(MessagePortHandle& handle, double number) {
   // As PortPostMessage: no entangled port, and the message is gone.
-  std::shared_ptr<PortCore> target = handle->core() ? handle->core()->peer() : nullptr;
-  if (target) {
-    PortCore::PostTo(handle->runtime(), target, SerializeNumber(handle->runtime(), number));
-  }
+  std::shared_ptr<PortCore> target = handle.core() ? handle.core()->peer() : nullptr;
+  if (target) PortCore::PostTo(handle.runtime(), target, SerializeNumber(handle.runtime(), number));
+}
+
+void PortPostNumber(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  MessagePortHandle* handle = MessagePortHandle::FromObject(info[0]);
+  const bool posted = handle != nullptr && info[1]->IsNumber();
+  if (posted) PostNumber(*handle, info[1].As<v8::Number>()->Value());
+  info.GetReturnValue().Set(posted);
+}
+
+bool FastPortPostNumber(v8::Local<v8::Object> /*receiver*/, v8::Local<v8::Value> port,
+                        double number) {
+  MessagePortHandle* handle = MessagePortHandle::FromObject(port);
+  if (handle == nullptr) return false;
+  PostNumber(*handle, number);
+  return true;
 }
 const v8::CFunction kFastPortPostNumber = v8::CFunction::Make(FastPortPostNumber);
 
@@ -554,7 +564,7 @@ v8::MaybeLocal<v8::Object> MessagePortHandle::NewPort(Runtime* runtime,
   return scope.Escape(object);
 }
 
-MessagePortHandle* MessagePortHandle::FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value) {
+MessagePortHandle* MessagePortHandle::FromObject(v8::Local<v8::Value> value) {
   if (!value->IsObject()) return nullptr;
   v8::Local<v8::Object> object = value.As<v8::Object>();
   if (object->InternalFieldCount() != kFieldCount ||
@@ -648,7 +658,7 @@ std::span<const HostFunction> MessagePortHandle::Functions() {
   static const HostFunction kFunctions[] = {
       {"createMessageChannel", CreateMessageChannel},
       {"portPostMessage", PortPostMessage},
-      {"portPostNumber", PortPostMessage, &kFastPortPostNumber},
+      {"portPostNumber", PortPostNumber, &kFastPortPostNumber},
       {"portStart", PortStart},
       {"portClose", PortClose},
       {"portSetListening", PortSetListening},

@@ -199,7 +199,7 @@ class MessagePortHandle final : public PortReceiver {
   static v8::MaybeLocal<v8::Object> NewPort(Runtime* runtime, std::shared_ptr<PortCore> core,
                                             bool settle = true);
   // The handle behind a JS MessagePort, or null for anything else.
-  static MessagePortHandle* FromObject(v8::Isolate* isolate, v8::Local<v8::Value> value);
+  static MessagePortHandle* FromObject(v8::Local<v8::Value> value);
   // MessagePort's FunctionTemplate (one per isolate, kept by the Runtime).
   static v8::Local<v8::FunctionTemplate> CreateTemplate(v8::Isolate* isolate);
   static v8::Local<v8::FunctionTemplate> Template(Runtime* runtime);

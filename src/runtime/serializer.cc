@@ -45,7 +45,7 @@ class SerializerDelegate final : public v8::ValueSerializer::Delegate {
     auto it = std::find(transferred_ports_.begin(), transferred_ports_.end(), object);
     serializer_->WriteUint32(kHostPort);
     if (it == transferred_ports_.end()) {
-      const char* text = MessagePortHandle::FromObject(isolate, object) != nullptr
+      const char* text = MessagePortHandle::FromObject(object) != nullptr
                              ? "A MessagePort could not be cloned because it was not transferred."
                              : "An object could not be cloned.";
       ThrowDataCloneError(V8String(isolate, text));
@@ -248,7 +248,7 @@ bool CollectTransfer(Runtime* runtime, v8::Local<v8::Value> transfer,
         return false;
       }
       buffers->push_back(buffer);
-    } else if (MessagePortHandle* handle = MessagePortHandle::FromObject(isolate, item)) {
+    } else if (MessagePortHandle* handle = MessagePortHandle::FromObject(item)) {
       v8::Local<v8::Object> port = item.As<v8::Object>();
       if (!source_port.IsEmpty() && port == source_port) {
         ThrowDataCloneError(isolate,
@@ -379,7 +379,7 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
     }
   }
   for (v8::Local<v8::Object> port : ports) {
-    const std::shared_ptr<PortCore>& core = MessagePortHandle::FromObject(isolate, port)->core();
+    const std::shared_ptr<PortCore>& core = MessagePortHandle::FromObject(port)->core();
     if (!core) {
       ThrowDataCloneError(
           isolate,
@@ -419,7 +419,7 @@ std::unique_ptr<SerializedMessage> Serialize(Runtime* runtime, v8::Local<v8::Val
     buffer->Detach();
   }
   for (v8::Local<v8::Object> port : ports) {
-    message->attach().ports.push_back(MessagePortHandle::FromObject(isolate, port)->Disentangle());
+    message->attach().ports.push_back(MessagePortHandle::FromObject(port)->Disentangle());
   }
   return message;
 }

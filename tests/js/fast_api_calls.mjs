@@ -125,6 +125,37 @@ await test('MessagePort postMessage(number) from optimized code: a closed channe
   assertEquals(received, 0);
 });
 
+await test('MessagePort postMessage(number) on anything but a port throws the WebIDL TypeError, optimized or not', async () => {
+  // host.portPostNumber is the brand check of this path: false for a
+  // non-port, and postMessage then throws as for any other message.
+  const { port1, port2 } = new MessageChannel();
+  const received = [];
+  port1.onmessage = (event) => received.push(event.data);
+  const postMessage = MessagePort.prototype.postMessage;
+  function post(target, value) {
+    try {
+      postMessage.call(target, value);
+      return 'posted';
+    } catch (error) {
+      return `${error.constructor.name}: ${error.message}`;
+    }
+  }
+  const kIllegal = "TypeError: Failed to execute 'postMessage' on 'MessagePort': Illegal invocation";
+  // Objects with embedder fields (an ArrayBuffer, a view) and without.
+  const others = [{}, new ArrayBuffer(8), new Uint8Array(4), port1.onmessage, globalThis];
+  for (const other of others) assertEquals(post(other, 7), kIllegal, 'from the interpreter');
+  // (Feedback from both kinds first, or the optimized code deoptimizes at
+  // the first non-port.)
+  %PrepareFunctionForOptimization(post);
+  assertEquals(post({}, 7), kIllegal);
+  assertEquals(optimized(post, [port2, 1], [{}, 2]), kIllegal);
+  for (const other of others) assertEquals(post(other, 7), kIllegal, 'from optimized code');
+  assertEquals(post(port2, 3), 'posted');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assertEquals(received, [1, 3]);
+  port1.close();
+});
+
 await test('scheduler.postTask from optimized code: FIFO with setTimeout(0), delays kept', async () => {
   const log = [];
   function post(tag, delay) {

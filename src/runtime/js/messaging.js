@@ -94,15 +94,16 @@ internals.transferList = transferList;
 
 const methods = {
   postMessage(message, transferOrOptions = undefined) {
+    // A number with no transfer list needs no serializer: a V8 fast API
+    // call from optimized code (a message chain's common case), which is
+    // also the brand check (false: `this` is no MessagePort, and
+    // checkPort throws).
+    if (typeof message === 'number' && transferOrOptions === undefined && host.portPostNumber(this, message)) {
+      return;
+    }
     checkPort(this, 'postMessage');
     if (arguments.length < 1) {
       throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': 1 argument required, but only 0 present.");
-    }
-    // A number with no transfer list needs no serializer: a V8 fast API
-    // call from optimized code (a message chain's common case).
-    if (typeof message === 'number' && transferOrOptions === undefined) {
-      host.portPostNumber(this, message);
-      return;
     }
     host.portPostMessage(this, message, transferList(transferOrOptions, 'postMessage'));
   },
