@@ -1004,20 +1004,28 @@ TEST(Looper, L6PostsFromTheHomeThreadNeverSignal) {
   EXPECT_EQ(looper->remote()->wake_signal_count(), before);
 }
 
-// A source that asks, every time the Looper looks at its next deadline, for
-// a post from another thread: it shows whether the waker was armed then.
-class PostingSource final : public LoopSource {
+// A chain of `left` steps run by a source, one a pass (each step makes the
+// next one due at once), that asks for a post from another thread every time
+// the Looper looks at its next deadline while `posts_left_` lasts: it shows
+// whether the waker was armed then. (A source, not ordered-lane entries: a
+// pass that finds an ordered entry due does not look at the sources.)
+class ChainSource final : public LoopSource {
  public:
-  explicit PostingSource(Looper* looper) : looper_(looper) {}
-  void RunDue(base::TimePoint /*now*/, const LaneBudget& /*budget*/) override {}
+  explicit ChainSource(Looper* looper) : looper_(looper) {}
+  void RunDue(base::TimePoint /*now*/, const LaneBudget& /*budget*/) override {
+    if (left_ == 0) return;
+    if (--left_ > 0)
+      posts_left_ = 1;  // (made from another thread while this pass decides its wait)
+  }
   base::TimePoint NextDue() override {
     if (posts_left_ > 0) {
       --posts_left_;
       std::thread([this] { looper_->remote()->Post([] {}); }).join();
     }
-    return base::TimePoint::max();
+    return left_ > 0 ? base::TimePoint::min() : base::TimePoint::max();
   }
-  bool KeepsAlive() override { return false; }
+  bool KeepsAlive() override { return left_ > 0; }
+  int left_ = 0;
   int posts_left_ = 0;
 
  private:
@@ -1025,24 +1033,18 @@ class PostingSource final : public LoopSource {
 };
 
 TEST(Looper, L6APassWithWorkDueArmsNoWakerSoPostsMadeMeanwhileNeverSignal) {
-  // A chain of tasks that each post the next: every pass has work due, so
-  // none sleeps, and none arms the waker (a locked instruction per pass
-  // when it did, and a syscall for any cross-thread post landing while it
-  // was armed).
+  // A chain of steps that each make the next one due: every pass has work
+  // due, so none sleeps, and none arms the waker (a locked instruction per
+  // pass when it did, and a syscall for any cross-thread post landing while
+  // it was armed).
   auto looper = MakeLooper();
-  PostingSource source(looper.get());
+  ChainSource source(looper.get());
   looper->AddSource(&source);
   const uint64_t before = looper->remote()->wake_signal_count();
-  int left = 100;
-  std::function<void()> step = [&] {
-    if (--left > 0) {
-      looper->Post([&] { step(); });
-      source.posts_left_ = 1;  // (made from another thread while this pass decides its wait)
-    }
-  };
-  looper->Post([&] { step(); });
+  source.left_ = 100;
   looper->Run();  // (returns once the chain has ended: nothing keeps it alive)
-  EXPECT_EQ(left, 0);
+  EXPECT_EQ(source.left_, 0);
+  EXPECT_EQ(source.posts_left_, 0) << "every pass looked at the source's deadline";
   EXPECT_EQ(looper->remote()->wake_signal_count(), before);
   // And nothing was lost: with no work due, the same post finds the waker
   // armed (the pass is about to sleep) and signals it, once.
