@@ -36,10 +36,12 @@ void PortCore::PostToPeer(Runtime* sender, std::unique_ptr<SerializedMessage> me
   PostTo(sender, peer(), std::move(message));
 }
 
-void PortCore::PostTo(Runtime* sender, const std::shared_ptr<PortCore>& target,
+void PortCore::PostTo(Runtime* sender, std::shared_ptr<PortCore> target,
                       std::unique_ptr<SerializedMessage> message) {
   if (!target) return;
-  if (std::unique_ptr<SerializedMessage> spare = target->Enqueue(std::move(message))) {
+  PortCore& core = *target;
+  if (std::unique_ptr<SerializedMessage> spare =
+          core.Enqueue(std::move(message), std::move(target))) {
     sender->KeepSpareMessage(std::move(spare));
   }
 }
@@ -54,7 +56,8 @@ bool PortCore::has_queued() {
   return !queue_.empty();
 }
 
-std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedMessage> message) {
+std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedMessage> message,
+                                                     std::shared_ptr<PortCore> self) {
   // A post from the owner's home thread uses the owner's loop without a
   // reference of its own (two atomic operations less per message): only
   // that thread changes the owner, and a loop of this thread outlives the
@@ -88,21 +91,24 @@ std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedM
     }
     attachment = attachment_;
   }
-  ScheduleDeliveries(*owner_loop, cross_thread ? 0 : 1, cross_thread, attachment);
+  ScheduleDeliveries(*owner_loop, cross_thread ? 0 : 1, cross_thread, attachment,
+                     self ? std::move(self) : shared_from_this());
   return spare;
 }
 
 void PortCore::ScheduleDeliveries(loop::EventLoop& loop, std::size_t ordered, bool drain,
-                                  uint64_t attachment) {
+                                  uint64_t attachment, std::shared_ptr<PortCore> self) {
   // Within one runtime a message keeps its place among the other macrotasks
   // (L3): an ordered-lane entry of its own.
   for (std::size_t i = 0; i < ordered; ++i) {
-    loop.PostOrdered([core = shared_from_this(), attachment] { core->DeliverOne(attachment); });
+    // (The last entry takes `self`: one reference count change less.)
+    std::shared_ptr<PortCore> core = i + 1 == ordered && !drain ? std::move(self) : self;
+    loop.PostOrdered([core = std::move(core), attachment] { core->DeliverOne(attachment); });
   }
   // From other threads: an internal-lane entry that delivers a bounded batch
   // (L4), reposting itself while messages remain.
   if (drain) {
-    loop.PostInternal([core = shared_from_this(), attachment] { core->DrainBatch(attachment); });
+    loop.PostInternal([core = std::move(self), attachment] { core->DrainBatch(attachment); });
   }
 }
 
@@ -322,7 +328,7 @@ void PortCore::Enable() {
     loop = loop_;
     attachment = attachment_;
   }
-  ScheduleDeliveries(*loop, ordered, drain, attachment);
+  ScheduleDeliveries(*loop, ordered, drain, attachment, shared_from_this());
 }
 
 void PortCore::Close() {
@@ -410,7 +416,7 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   // Step 1: the target is the port this one is entangled with before the
   // message is serialized (a getter the serialization runs may close or
   // move this end; the message still goes to that target).
-  std::shared_ptr<PortCore> target = handle->core() ? handle->core()->peer() : nullptr;
+  std::shared_ptr<PortCore> target = handle->peer();
   // Step 4: serialize (transfer included) even when nobody will receive it,
   // so DataCloneError is thrown at the call.
   std::unique_ptr<SerializedMessage> message = Serialize(runtime, info[1], info[2], port);
@@ -427,7 +433,7 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
       return;
     }
   }
-  PortCore::PostTo(runtime, target, std::move(message));
+  PortCore::PostTo(runtime, std::move(target), std::move(message));
 }
 
 // portPostNumber(port, number) -> boolean: postMessage(number) without a
@@ -439,8 +445,10 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
 // where a private-field brand check in JS is a megamorphic inline cache.
 void PostNumber(MessagePortHandle& handle, double number) {
   // As PortPostMessage: no entangled port, and the message is gone.
-  std::shared_ptr<PortCore> target = handle.core() ? handle.core()->peer() : nullptr;
-  if (target) PortCore::PostTo(handle.runtime(), target, SerializeNumber(handle.runtime(), number));
+  std::shared_ptr<PortCore> target = handle.peer();
+  if (target)
+    PortCore::PostTo(handle.runtime(), std::move(target),
+                     SerializeNumber(handle.runtime(), number));
 }
 
 void PortPostNumber(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -468,9 +476,7 @@ void PortStart(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 void PortClose(const v8::FunctionCallbackInfo<v8::Value>& info) {
   MessagePortHandle* handle = ThisPort(info);
-  if (handle == nullptr || !handle->core()) return;
-  handle->core()->Close();
-  handle->UpdateLiveness();
+  if (handle != nullptr) handle->Close();
 }
 
 // portSetListening(port, bool): whether the port has a `message` listener.
@@ -496,7 +502,7 @@ void StructuredClone(const v8::FunctionCallbackInfo<v8::Value>& info) {
 constexpr int64_t kPortExternalBytes = 1024;
 
 MessagePortHandle::MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore> core)
-    : runtime_(runtime), core_(std::move(core)) {
+    : runtime_(runtime), core_(std::move(core)), peer_(core_->peer()) {
   runtime_->port_handles().insert(this);
   runtime_->isolate()->AdjustAmountOfExternalAllocatedMemory(kPortExternalBytes);
 }
@@ -583,8 +589,16 @@ void MessagePortHandle::Destroy(MessagePortHandle* handle) {
   delete handle;
 }
 
+void MessagePortHandle::Close() {
+  if (!core_) return;
+  core_->Close();
+  peer_.reset();
+  UpdateLiveness();
+}
+
 std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
   std::shared_ptr<PortCore> core = std::move(core_);
+  peer_.reset();
   // A partner this runtime owns was held weakly (the two ends of a local
   // channel keep each other); once this end is in transit it must hold its
   // JS object strongly at once, not when the notice Detach posts has run: a

@@ -72,8 +72,12 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // core has an owner) is delivered through the internal lane. Returns a
   // spent message this end delivered, if one is kept, for the caller's
   // Runtime::KeepSpareMessage: messages go back to the thread that
-  // allocated them instead of being freed across threads.
-  [[nodiscard]] std::unique_ptr<SerializedMessage> Enqueue(std::unique_ptr<SerializedMessage> message);
+  // allocated them instead of being freed across threads. `self`, if
+  // given, is a reference to this core that the caller gives away (a
+  // delivery entry keeps it: one reference count change less than taking
+  // one).
+  [[nodiscard]] std::unique_ptr<SerializedMessage> Enqueue(
+      std::unique_ptr<SerializedMessage> message, std::shared_ptr<PortCore> self = nullptr);
   // Thread-safe. The entangled end, or null once disentangled.
   std::shared_ptr<PortCore> peer();
   // `sender`'s home thread: enqueues `message` on the entangled end (gone if
@@ -81,9 +85,12 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void PostToPeer(Runtime* sender, std::unique_ptr<SerializedMessage> message);
   // `sender`'s home thread: enqueues `message` on `target` (none: dropped)
   // and keeps the spare it hands back in `sender`.
-  static void PostTo(Runtime* sender, const std::shared_ptr<PortCore>& target,
+  static void PostTo(Runtime* sender, std::shared_ptr<PortCore> target,
                      std::unique_ptr<SerializedMessage> message);
-  // Thread-safe. Disentangles both ends; this end's queue is dropped.
+  // Thread-safe. Disentangles both ends; this end's queue is dropped, as
+  // Blink and WebKit do. (HTML's text would still deliver what was queued
+  // before the close, as Gecko and node do; whatwg/html#5765 is open on
+  // it, and tests/js/j6_port_random_moves.mjs allows both.)
   void Close();
   bool closed();
   // Thread-safe. Whether messages wait in this end's queue.
@@ -125,8 +132,9 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   void PeerChanged(uint64_t attachment);
   // Posts `ordered` ordered-lane deliveries and, if `drain`, one drain of
   // the messages from other threads; called without the lock.
+  // `self` is a reference to this core for the entries.
   void ScheduleDeliveries(loop::EventLoop& loop, std::size_t ordered, bool drain,
-                          uint64_t attachment);
+                          uint64_t attachment, std::shared_ptr<PortCore> self);
 
   base::Mutex mutex_;
   // (A RingQueue: a flood from another thread does not allocate a block on
@@ -213,7 +221,17 @@ class MessagePortHandle final : public PortReceiver {
 
   // Transfers the port away: the JS object is left disentangled and inert.
   std::shared_ptr<PortCore> Disentangle();
+  // close(): disentangles both ends.
+  void Close();
   const std::shared_ptr<PortCore>& core() const { return core_; }
+  // The end this port is entangled with, or null: core()->peer() without
+  // taking the core's lock (a post from this port needs it every time).
+  // peer_ is the core's link as the handle was made. That link only ever
+  // goes away: when this end closes or moves (Close() and Disentangle()
+  // forget peer_ too), or when the other end closes, and then the other
+  // end drops what is posted to it (PortCore::Enqueue), as a message to no
+  // peer is dropped.
+  std::shared_ptr<PortCore> peer() const { return peer_.lock(); }
   Runtime* runtime() const { return runtime_; }
 
   // J3: a started port with a `message` listener whose entangled port lives
@@ -243,6 +261,7 @@ class MessagePortHandle final : public PortReceiver {
 
   Runtime* const runtime_;
   std::shared_ptr<PortCore> core_;
+  std::weak_ptr<PortCore> peer_;
   v8::Global<v8::Object> wrapper_;
   bool listening_ = false;
   loop::LoopRef loop_ref_;
