@@ -445,10 +445,13 @@ void PortPostMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
 // where a private-field brand check in JS is a megamorphic inline cache.
 void PostNumber(MessagePortHandle& handle, double number) {
   // As PortPostMessage: no entangled port, and the message is gone.
+  // (Checked before SerializeNumber: a message made for no one would take
+  // one of the runtime's spares and free it.)
   std::shared_ptr<PortCore> target = handle.peer();
-  if (target)
+  if (target) {
     PortCore::PostTo(handle.runtime(), std::move(target),
                      SerializeNumber(handle.runtime(), number));
+  }
 }
 
 void PortPostNumber(const v8::FunctionCallbackInfo<v8::Value>& info) {
