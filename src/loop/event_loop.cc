@@ -360,6 +360,14 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
   return true;
 }
 
+bool EventLoop::PostOrderedChained(Task task, uint8_t tag) {
+  if (!bound_.load(std::memory_order_acquire)) return PostOrdered(std::move(task));
+  CHECK_MSG(IsHomeThread(), "ordered posts come from the home thread once bound");
+  if (shut_down_) return false;
+  looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0, tag});
+  return true;
+}
+
 EventLoop::TimerId EventLoop::ScheduleOrdered(Task task, Duration delay, Liveness liveness) {
   DCHECK(IsHomeThread());
   return ScheduleOrderedAt(std::move(task), base::DueAfter(looper_->Now(), delay), liveness);

@@ -82,6 +82,12 @@ class EventLoop final : public LoopSource,
 
   // Home thread after Bind(); any thread before it (buffered, L2).
   bool PostOrdered(Task task, Duration delay = Duration::zero());
+  // Home thread, bound. PostOrdered() due now, for an entry that
+  // TakeChainedOrdered(tag) may hand to a running entry of this loop (0: none).
+  bool PostOrderedChained(Task task, uint8_t tag);
+  // Home thread, from inside a running ordered-lane entry of this loop:
+  // Looper::TakeChainedEntry for this loop's entries posted with `tag`.
+  Task TakeChainedOrdered(uint8_t tag) { return looper_->TakeChainedEntry(owner_id_, tag); }
   // Home thread, bound. Due `delay` from now (a fresh clock reading, so a
   // timer's timeout is measured from the call). Returns kInvalidId after
   // Shutdown, or when the queue is full.

@@ -511,12 +511,14 @@ bool Looper::RunPass(PassMode mode) {
   reading_before_entry_ = true;
   uint64_t snapshot = remote_->next_sequence_.load(std::memory_order_seq_cst);
 
-  // 2. Ordered lane.
+  // 2. Ordered lane. (An entry may go on into later passes:
+  // TakeChainedEntry. The rest of the pass is then the last one's.)
+  pass_mode_ = mode;
   RunOrderedLane(now, snapshot);
   if (remote_->quit_.load(std::memory_order_relaxed)) return EndPassEarly();
 
   // 3. Internal lanes.
-  RunSources(now);
+  RunSources(lane_.now);
   if (remote_->quit_.load(std::memory_order_relaxed)) return EndPassEarly();
 
   // 4. Consumers. A Wake() is consumed here, before they look: one that
@@ -613,51 +615,144 @@ std::size_t Looper::TakeInbox() {
 }
 
 void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
-  std::size_t ran = 0;
-  TimePoint budget_end = now + kOrderedBudget.max_time;
-  while (true) {
-    // The earliest of the two sorted sources, by (due, sequence).
-    bool fifo_due =
-        !due_now_.empty() && due_now_.front().due <= now && due_now_.front().sequence < snapshot;
-    bool heap_due = !queue_.empty() && queue_.TopDue() <= now && queue_.TopSequence() < snapshot;
-    if (!fifo_due && !heap_due) return;
-    bool from_fifo = fifo_due && (!heap_due || due_now_.front().due < queue_.TopDue() ||
-                                  (due_now_.front().due == queue_.TopDue() &&
-                                   due_now_.front().sequence < queue_.TopSequence()));
-    Task task;
+  lane_ = Lane{now, snapshot, now + kOrderedBudget.max_time, 0};
+  while (std::optional<Next> next = NextOrdered()) {
     uint32_t owner;
-    if (from_fifo) {
-      DueNowEntry& entry = due_now_.front();
-      owner = entry.meta.owner;
-      if (trace_lag_) RecordLag(LagOf(entry.due));
-      if (entry.meta.keeps_alive) --due_now_keep_alive_;
-      task = std::move(entry.task);
-      due_now_.pop_front();
-    } else {
-      if (trace_lag_) RecordLag(LagOf(queue_.TopDue()));
-      owner = queue_.TopMeta().owner;
-      if (owner == kRemoteOwner) {
-        remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);
-        owner = 0;  // no runtime's entry
-      }
-      task = queue_.PopTop();
-    }
+    Task task = TakeOrdered(*next, &owner);
     if (owner != 0) BeforeEntryOf(owner);
+    in_ordered_entry_ = true;
+    ordered_entry_ended_ = false;
     RunGuarded(
         [&task] {
           task();
           task.Reset();  // the destructor belongs to the entry too
         },
         "an ordered-lane entry");
-    ++stats_.ordered_entries;
-    NotifyEntryRan();
-    if (remote_->quit_.load(std::memory_order_relaxed)) return;
-    if (++ran >= kOrderedBudget.max_entries) return;
-    if (ran % kClockCheckInterval == 0) {
-      if (Now() >= budget_end) return;
-      reading_before_entry_ = true;  // (read after the entry's NotifyEntryRan)
-    }
+    in_ordered_entry_ = false;
+    // (Ended already when TakeChainedEntry declined to go on.)
+    if (!(ordered_entry_ended_ ? lane_may_continue_ : EndOrderedEntry())) return;
   }
+}
+
+std::optional<Looper::Next> Looper::NextOrdered() {
+  // The earliest of the two sorted sources, by (due, sequence).
+  bool fifo_due = !due_now_.empty() && due_now_.front().due <= lane_.now &&
+                  due_now_.front().sequence < lane_.snapshot;
+  bool heap_due =
+      !queue_.empty() && queue_.TopDue() <= lane_.now && queue_.TopSequence() < lane_.snapshot;
+  if (!fifo_due && !heap_due) return std::nullopt;
+  bool from_fifo = fifo_due && (!heap_due || due_now_.front().due < queue_.TopDue() ||
+                                (due_now_.front().due == queue_.TopDue() &&
+                                 due_now_.front().sequence < queue_.TopSequence()));
+  return from_fifo ? Next::kFifo : Next::kHeap;
+}
+
+Task Looper::TakeOrdered(Next next, uint32_t* owner) {
+  if (next == Next::kFifo) {
+    DueNowEntry& entry = due_now_.front();
+    *owner = entry.meta.owner;
+    if (trace_lag_) RecordLag(LagOf(entry.due));
+    if (entry.meta.keeps_alive) --due_now_keep_alive_;
+    Task task = std::move(entry.task);
+    due_now_.pop_front();
+    return task;
+  }
+  if (trace_lag_) RecordLag(LagOf(queue_.TopDue()));
+  *owner = queue_.TopMeta().owner;
+  if (*owner == kRemoteOwner) {
+    remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);
+    *owner = 0;  // no runtime's entry
+  }
+  return queue_.PopTop();
+}
+
+bool Looper::EndOrderedEntry() {
+  ++stats_.ordered_entries;
+  NotifyEntryRan();
+  return LaneMayContinue();
+}
+
+bool Looper::LaneMayContinue() {
+  if (remote_->quit_.load(std::memory_order_relaxed)) return false;
+  if (++lane_.ran >= kOrderedBudget.max_entries) return false;
+  if (lane_.ran % kClockCheckInterval == 0) {
+    if (Now() >= lane_.budget_end) return false;
+    reading_before_entry_ = true;  // (read after the entry's NotifyEntryRan)
+  }
+  return true;
+}
+
+Task Looper::TakeChainedEntry(uint32_t owner, uint8_t tag) {
+  DCHECK(IsHomeThread());
+  if (!in_ordered_entry_ || ordered_entry_ended_ || !ServesOnly(owner)) return {};
+  // The running entry ends here, as RunOrderedLane ends it when it returns.
+  ordered_entry_ended_ = true;
+  ++stats_.ordered_entries;
+  NotifyEntryRan();
+  lane_may_continue_ = LaneMayContinue();
+  if (!lane_may_continue_) return {};
+  auto is_chained = [&] {
+    const DueNowEntry& front = due_now_.front();
+    return front.meta.owner == owner && front.meta.chain_tag == tag;
+  };
+  // What the lane runs next in this pass.
+  std::optional<Next> next = NextOrdered();
+  if (next && (*next != Next::kFifo || !is_chained())) return {};
+  if (!next) {
+    // The lane is done with this pass. The rest of it and the start of the
+    // next would do nothing but run the lane's front entry (RunPass):
+    // - phase 3, no internal lane has an entry due by the lane's reading;
+    // - phase 4, there is no consumer (and no Wake() to look at);
+    // - phase 5, the front entry is due by the latest reading (no wait), in
+    //   Run() (a Step() or RunUntilIdle() returns or looks again between
+    //   passes), with the loop kept alive;
+    // - phase 6, the fds are not due for a look (kFdPollInterval);
+    // - the next pass's phase 1 has no cross-thread post to take in.
+    if (pass_mode_ != PassMode::kMayBlock || due_now_.empty() || !is_chained() ||
+        due_now_.front().due > pass_now_ || !consumers_.empty() ||
+        remote_->wake_requested_.load(std::memory_order_relaxed) ||
+        remote_->inbox_nonempty_.load(std::memory_order_acquire) ||
+        pass_now_ - last_fd_poll_ >= kFdPollInterval ||
+        passes_since_fd_poll_ + 1 >= kFdPollPasses) {
+      return {};
+    }
+    for (LoopSource* source : sources_) {
+      if (source != nullptr && source->NextDue() <= lane_.now) return {};
+    }
+    if (!KeepsAlive()) return {};
+    // The pass ends as RunPass ends one with work due (no fd poll), and the
+    // next begins.
+    ++passes_since_fd_poll_;
+    ++stats_.passes;
+    TimePoint now = Now();
+    lane_ = Lane{now, remote_->next_sequence_.load(std::memory_order_seq_cst),
+                 now + kOrderedBudget.max_time, 0};
+    reading_before_entry_ = true;
+    // (The front entry is due by this reading; a timer that came due
+    // meanwhile may run first: then the lane, in its new pass, runs it.)
+    next = NextOrdered();
+    if (!next || *next != Next::kFifo) return {};
+  }
+  uint32_t taken_owner;
+  Task task = TakeOrdered(*next, &taken_owner);
+  BeforeEntryOf(taken_owner);
+  ordered_entry_ended_ = false;
+  return task;
+}
+
+bool Looper::ServesOnly(uint32_t owner) const {
+  // A bound EventLoop is both a source and an observer; anything else
+  // shows up as a second one.
+  std::size_t observers = 0;
+  for (EntryObserver* observer : observers_) observers += observer != nullptr;
+  std::size_t sources = 0;
+  bool owned = false;
+  for (LoopSource* source : sources_) {
+    if (source == nullptr) continue;
+    ++sources;
+    owned = source->entry_owner() == owner;
+  }
+  return observers == 1 && sources == 1 && owned;
 }
 
 void Looper::BeforeEntryOf(uint32_t owner) {

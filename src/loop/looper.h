@@ -347,6 +347,27 @@ class Looper {
   void RemoveEntryObserver(EntryObserver* observer);
   // Home thread. Sources call this after each entry they run.
   void NotifyEntryRan();
+  // Home thread, from inside a running ordered-lane entry that would rather
+  // go on with the lane's next entry than return (a MessagePort delivery
+  // that has script running: a chain of messages costs one call into the
+  // engine, not one per message). Ends the running entry as the lane would
+  // when it returns (the entry observers run: the microtask checkpoint).
+  // Then, if the loop's next step would be to run the due-now entry at the
+  // front of the ordered lane, and that entry was posted with meta.owner
+  // `owner` and meta.chain_tag `tag`, takes it out of the lane and returns
+  // its task, which the caller runs in the loop's stead: it is the lane's
+  // running entry from then on. The next step may be in a later pass: when
+  // the rest of this pass and the start of the next would do nothing else
+  // (no internal-lane entry due, no consumer, no fd poll due, no
+  // cross-thread post waiting, no Quit(); in Run() only), the pass ends and
+  // the next begins here, counted as passes and with their clock reading,
+  // as RunPass would. Else returns an empty task: the caller returns, and
+  // the lane goes on without a second end for the entry. Called again from
+  // the same entry after that, it returns an empty task at once. On a
+  // Looper that serves more than the one EventLoop of `owner` (another
+  // source or entry observer), it does nothing and returns an empty task:
+  // the others' observers must not run under this entry's script.
+  Task TakeChainedEntry(uint32_t owner, uint8_t tag);
 
   // Home thread. The pass clock: the latest time the loop read (never
   // behind a deadline it already computed on this thread).
@@ -387,6 +408,22 @@ class Looper {
   std::size_t TakeInbox();                                // phase 1 (returns how many)
   void RunOrderedLane(TimePoint now, uint64_t snapshot);  // phase 2
   void RunSources(TimePoint now);                         // phase 3
+  // Phase 2's choice: the earliest entry due in the lane's pass (by
+  // lane_.now and lane_.snapshot); nullopt when the lane is done.
+  enum class Next { kFifo, kHeap };
+  std::optional<Next> NextOrdered();
+  // Takes the entry NextOrdered() chose; `owner` is set to its owner.
+  Task TakeOrdered(Next next, uint32_t* owner);
+  // What the lane does after each entry: counts it, runs the entry
+  // observers, and returns whether the lane may run another one in this
+  // pass (no Quit(), within kOrderedBudget).
+  bool EndOrderedEntry();
+  // The lane's budget and Quit() check after an entry (counts it).
+  bool LaneMayContinue();
+  // Whether the only source and entry observer here is the EventLoop whose
+  // entries carry `owner` (TakeChainedEntry: another one's observer would
+  // run its checkpoint, in its isolate, under the running entry's script).
+  bool ServesOnly(uint32_t owner) const;
   void RunConsumers();                                    // phase 4
   std::optional<TimePoint> NextDeadline();                // phase 5
   void PollAndDispatch(std::optional<Duration> timeout);  // phase 6
@@ -447,6 +484,23 @@ class Looper {
   std::vector<LooperRemote::InboxEntry> inbox_spare_;
   std::size_t due_now_keep_alive_ = 0;
   TimePoint pass_now_{};
+  // The ordered lane's pass (phase 2): its clock reading, its sequence
+  // snapshot, the end of its time budget, and how many entries it ran.
+  // Members, not locals, because TakeChainedEntry continues the lane (and
+  // may begin the next pass) from inside a running entry.
+  struct Lane {
+    TimePoint now{};
+    uint64_t snapshot = 0;
+    TimePoint budget_end{};
+    std::size_t ran = 0;
+  };
+  Lane lane_;
+  PassMode pass_mode_ = PassMode::kMayBlock;
+  // An ordered-lane entry is running, and whether TakeChainedEntry ended it.
+  bool in_ordered_entry_ = false;
+  bool ordered_entry_ended_ = false;
+  // What LaneMayContinue() said when TakeChainedEntry ended the entry.
+  bool lane_may_continue_ = false;
   // pass_now_ was read between entries, and no entry ran since
   // (EntryStartNow). Cleared by NotifyEntryRan() and before the pass waits.
   bool reading_before_entry_ = false;

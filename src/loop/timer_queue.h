@@ -71,6 +71,9 @@ struct TimerMeta {
   bool keeps_alive = true;
   // Bits the owner defines (EventLoop marks non-nestable V8 tasks).
   uint8_t flags = 0;
+  // Non-zero: a due-now entry that Looper::TakeChainedEntry may hand to a
+  // running entry of the same owner that asks for this tag.
+  uint8_t chain_tag = 0;
 };
 
 class TimerQueue {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "loop/run_guarded.h"
 #include "runtime/runtime.h"
 #include "runtime/v8_util.h"
 
@@ -103,7 +104,8 @@ void PortCore::ScheduleDeliveries(loop::EventLoop& loop, std::size_t ordered, bo
   for (std::size_t i = 0; i < ordered; ++i) {
     // (The last entry takes `self`: one reference count change less.)
     std::shared_ptr<PortCore> core = i + 1 == ordered && !drain ? std::move(self) : self;
-    loop.PostOrdered([core = std::move(core), attachment] { core->DeliverOne(attachment); });
+    loop.PostOrderedChained([core = std::move(core), attachment] { core->DeliverOne(attachment); },
+                            kPortDeliveryChainTag);
   }
   // From other threads: an internal-lane entry that delivers a bounded batch
   // (L4), reposting itself while messages remain.
@@ -206,7 +208,7 @@ void PortCore::DeliverOne(uint64_t attachment) {
     receiver = receiver_;
     changes = changes_.load(std::memory_order_relaxed);
   }
-  receiver->Deliver(*message);
+  receiver->DeliverOrdered(*message);
   // Unless the handler closed or moved this end (after which `receiver` may
   // be gone), the spent message goes back to the runtime for its next post:
   // an allocation and a free per message otherwise.
@@ -631,8 +633,18 @@ void MessagePortHandle::Deliver(SerializedMessage& message) {
   DispatchMessageEvent(runtime_, wrapper_.Get(runtime_->isolate()), message);
 }
 
+void MessagePortHandle::DeliverOrdered(SerializedMessage& message) {
+  // Captured, the handles go to the scope of the capture's owner.
+  if (runtime_->port_capture() != nullptr) {
+    DispatchMessageEvent(runtime_, wrapper_.Get(runtime_->isolate()), message, true);
+    return;
+  }
+  v8::HandleScope scope(runtime_->isolate());
+  DispatchMessageEvent(runtime_, wrapper_.Get(runtime_->isolate()), message, true);
+}
+
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
-                          SerializedMessage& message) {
+                          SerializedMessage& message, bool chained) {
   if (runtime->stopping() || message.is_notice()) return;
   v8::Isolate* isolate = runtime->isolate();
   v8::Local<v8::Context> context = runtime->context();
@@ -649,8 +661,11 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
     }
   }
   v8::Local<v8::Function> deliver;
+  Runtime::PortCapture* capture = chained ? runtime->port_capture() : nullptr;
   if (data.IsEmpty()) {
     // The message could not be deserialized here: `messageerror` (HTML).
+    // (Captured or not: nothing to chain from, and the capture stays empty.)
+    runtime->set_port_capture(nullptr);
     if (!runtime->InternalFunction("deliverPortMessageError").ToLocal(&deliver)) return;
     v8::Local<v8::Value> argv[] = {target};
     runtime->CallAndReport(deliver, v8::Undefined(isolate), 1, argv);
@@ -665,11 +680,60 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
     }
     port_array = array;
   }
+  if (capture != nullptr) {
+    capture->target = target;
+    capture->data = data;
+    capture->ports = port_array;
+    return;
+  }
   // (The event's timeStamp is read by the JS side: host.now() is a fast API
   // call there, while a Number made here is a heap allocation per message.)
-  v8::Local<v8::Value> argv[] = {target, data, port_array};
-  runtime->CallAndReport(deliver, v8::Undefined(isolate), 3, argv);
+  v8::Local<v8::Value> argv[] = {target, data, port_array, v8::Boolean::New(isolate, chained)};
+  runtime->CallAndReport(deliver, v8::Undefined(isolate), 4, argv);
 }
+
+namespace {
+
+// nextPortMessage(target, end) -> data | [end, target, data, ports] | end,
+// from the script of a chained message delivery (js/messaging.js
+// deliverPortMessage) once its event is dispatched: ends the delivery's task
+// (the microtask checkpoint) and, when the loop would run another chained
+// delivery of this runtime next, takes it (EventLoop::TakeChainedOrdered)
+// and returns what its event is made of, for the script to dispatch: the
+// task is that script's from then on. A message for `target` that carries
+// no ports comes as its data alone (a chain's usual next message: nothing
+// allocated here); any other as an array that starts with `end`. `end` (an
+// object of the script's: a message's data is made by deserializing, so it
+// is never an object that existed before) alone means that the script
+// returns and the loop goes on. A taken delivery that dispatches nothing
+// (its port closed meanwhile, say) is a task that ended at once: the next
+// one is looked for.
+void NextPortMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Runtime* runtime = RuntimeOf(info);
+  info.GetReturnValue().Set(info[1]);
+  if (runtime->port_capture() != nullptr) return;  // (not from inside a capture)
+  Runtime::PortCapture capture;
+  while (base::Task task = runtime->event_loop().TakeChainedOrdered(kPortDeliveryChainTag)) {
+    runtime->set_port_capture(&capture);
+    loop::RunGuarded(
+        [&task] {
+          task();
+          task.Reset();
+        },
+        "a chained MessagePort delivery");
+    runtime->set_port_capture(nullptr);
+    if (capture.target.IsEmpty()) continue;
+    if (capture.target == info[0] && capture.ports->IsUndefined()) {
+      info.GetReturnValue().Set(capture.data);
+    } else {
+      v8::Local<v8::Value> parts[] = {info[1], capture.target, capture.data, capture.ports};
+      info.GetReturnValue().Set(v8::Array::New(info.GetIsolate(), parts, 4));
+    }
+    return;
+  }
+}
+
+}  // namespace
 
 std::span<const HostFunction> MessagePortHandle::Functions() {
   static const HostFunction kFunctions[] = {
@@ -679,6 +743,7 @@ std::span<const HostFunction> MessagePortHandle::Functions() {
       {"portStart", PortStart},
       {"portClose", PortClose},
       {"portSetListening", PortSetListening},
+      {"nextPortMessage", NextPortMessage},
       {"structuredClone", StructuredClone},
   };
   return kFunctions;

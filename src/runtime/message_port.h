@@ -42,12 +42,20 @@ class Runtime;
 
 // Whoever owns an attached PortCore and turns its messages into events: a
 // MessagePort, a Worker object (parent side), a worker's global.
+// The Meta::chain_tag of a MessagePort's ordered-lane deliveries: a script
+// dispatching one message goes on with the next one the loop would run
+// (EventLoop::TakeChainedOrdered, js/messaging.js deliverPortMessage).
+inline constexpr uint8_t kPortDeliveryChainTag = 1;
+
 class PortReceiver {
  public:
   virtual ~PortReceiver() = default;
   // Owner's home thread. One message, one task. The caller keeps the
   // message (to recycle it).
   virtual void Deliver(SerializedMessage& message) = 0;
+  // Owner's home thread. Deliver() for a message whose task is an
+  // ordered-lane entry of its own (posted with kPortDeliveryChainTag).
+  virtual void DeliverOrdered(SerializedMessage& message) { Deliver(message); }
   // Owner's home thread, right after a Deliver from the same thread: the
   // message, recycled, for the receiver's runtime to reuse on its next post
   // (the sender is on this thread too). Dropped by default.
@@ -251,6 +259,11 @@ class MessagePortHandle final : public PortReceiver {
   // Delivers `message` to the JS object as a `message` (or `messageerror`)
   // event.
   void Deliver(SerializedMessage& message) override;
+  // Deliver(), for a delivery that may chain: the event's script then
+  // dispatches the messages the loop would run next. Inside the script's
+  // NextPortMessage (the runtime's port_capture() is set) it dispatches
+  // nothing: it leaves the event's parts in the capture.
+  void DeliverOrdered(SerializedMessage& message) override;
   void KeepSpare(std::unique_ptr<SerializedMessage> spare) override;
   v8::Local<v8::Object> PortObject(v8::Isolate* isolate) override { return wrapper_.Get(isolate); }
 
@@ -276,7 +289,12 @@ namespace hostloop::runtime {
 // it cannot be deserialized): the shared last step of every receiver. The
 // caller's HandleScope (every receiver has one around `target`) holds its
 // handles: one scope less per message.
+// `chained`: the delivery is an ordered-lane entry posted with
+// kPortDeliveryChainTag, and its script goes on with the next such entry
+// when the loop would run it next (js/messaging.js deliverPortMessage). With
+// the runtime's port_capture() set, a message is not dispatched but left in
+// the capture (a `messageerror` is still dispatched).
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
-                          SerializedMessage& message);
+                          SerializedMessage& message, bool chained = false);
 
 }  // namespace hostloop::runtime

@@ -410,6 +410,17 @@ class Runtime {
   std::unique_ptr<SerializedMessage> TakeSpareMessage();
   void KeepSpareMessage(std::unique_ptr<SerializedMessage> message);
   double time_origin_ms() const { return time_origin_ms_; }
+  // Home thread. Where a chained MessagePort delivery puts its event's
+  // target, data and ports instead of dispatching it (the script that is
+  // already running dispatches it: message_port.cc, NextPortMessage), or
+  // null. Its handles belong to the HandleScope of whoever set it.
+  struct PortCapture {
+    v8::Local<v8::Object> target;
+    v8::Local<v8::Value> data;
+    v8::Local<v8::Value> ports;
+  };
+  PortCapture* port_capture() const { return port_capture_; }
+  void set_port_capture(PortCapture* capture) { port_capture_ = capture; }
 
   // A microtask checkpoint (with what the end of a task also does: the
   // rejections, the cleared timers) between two listeners of an event the
@@ -454,6 +465,7 @@ class Runtime {
   bool constructing_port_ = false;
   std::unordered_set<MessagePortHandle*> port_handles_;
   std::vector<std::unique_ptr<SerializedMessage>> spare_messages_;
+  PortCapture* port_capture_ = nullptr;
   std::unique_ptr<ModuleLoader> modules_;
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<RejectionTracker> rejections_;

@@ -12,6 +12,8 @@ const TypeError = global.TypeError;
 const SymbolIterator = Symbol.iterator;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectSetPrototypeOf = Object.setPrototypeOf;
+const ObjectFreeze = Object.freeze;
+const ArrayIsArray = Array.isArray;
 const EventTarget = global.EventTarget;
 const MessageEvent = global.MessageEvent;
 
@@ -139,7 +141,30 @@ internals.defineEventHandler(MessagePort.prototype, 'message', {
 });
 internals.defineEventHandler(MessagePort.prototype, 'messageerror', { brandCheck: isMessagePort });
 
-internals.deliverPortMessage = internals.dispatchMessage;
+// deliverPortMessage(target, data, ports, chained): a delivered message's
+// task (message_port.cc DispatchMessageEvent). A `chained` one, an
+// ordered-lane entry of its own, goes on with the deliveries the loop would
+// run next: host.nextPortMessage() ends this task (its microtask checkpoint)
+// and hands over the next one, so a chain of messages enters the engine
+// once, not once per message. It returns the next message's data when that
+// is for the same port and carries no ports, [kChainEnd, target, data,
+// ports] for any other, and kChainEnd when the chain ends.
+const dispatchMessage = internals.dispatchMessage;
+const kChainEnd = ObjectFreeze({ __proto__: null });
+internals.deliverPortMessage = function deliverPortMessage(target, data, ports, chained) {
+  dispatchMessage(target, data, ports);
+  if (chained !== true) return;
+  for (;;) {
+    const next = host.nextPortMessage(target, kChainEnd);
+    if (next === kChainEnd) return;
+    if (ArrayIsArray(next) && next[0] === kChainEnd) {
+      target = next[1];
+      dispatchMessage(target, next[2], next[3]);
+    } else {
+      dispatchMessage(target, next, undefined);
+    }
+  }
+};
 
 internals.deliverPortMessageError = function deliverPortMessageError(port) {
   const event = new MessageEvent('messageerror');
