@@ -328,21 +328,25 @@ void Looper::CompactSoon() {
 void Looper::AddSource(LoopSource* source) {
   CheckHomeThread();
   sources_.push_back(source);
+  UpdateSoleOwner();
 }
 
 void Looper::RemoveSource(LoopSource* source) {
   CheckHomeThread();
   Unregister(&sources_, source);
+  UpdateSoleOwner();
 }
 
 void Looper::AddEntryObserver(EntryObserver* observer) {
   CheckHomeThread();
   observers_.push_back(observer);
+  UpdateSoleOwner();
 }
 
 void Looper::RemoveEntryObserver(EntryObserver* observer) {
   CheckHomeThread();
   Unregister(&observers_, observer);
+  UpdateSoleOwner();
 }
 
 void Looper::CompactRegistrations() {
@@ -616,9 +620,9 @@ std::size_t Looper::TakeInbox() {
 
 void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
   lane_ = Lane{now, snapshot, now + kOrderedBudget.max_time, 0};
-  while (std::optional<Next> next = NextOrdered()) {
+  for (Next next = NextOrdered(); next != Next::kNone; next = NextOrdered()) {
     uint32_t owner;
-    Task task = TakeOrdered(*next, &owner);
+    Task task = TakeOrdered(next, &owner);
     if (owner != 0) BeforeEntryOf(owner);
     in_ordered_entry_ = true;
     ordered_entry_ended_ = false;
@@ -634,13 +638,13 @@ void Looper::RunOrderedLane(TimePoint now, uint64_t snapshot) {
   }
 }
 
-std::optional<Looper::Next> Looper::NextOrdered() {
+Looper::Next Looper::NextOrdered() {
   // The earliest of the two sorted sources, by (due, sequence).
   bool fifo_due = !due_now_.empty() && due_now_.front().due <= lane_.now &&
                   due_now_.front().sequence < lane_.snapshot;
   bool heap_due =
       !queue_.empty() && queue_.TopDue() <= lane_.now && queue_.TopSequence() < lane_.snapshot;
-  if (!fifo_due && !heap_due) return std::nullopt;
+  if (!fifo_due && !heap_due) return Next::kNone;
   bool from_fifo = fifo_due && (!heap_due || due_now_.front().due < queue_.TopDue() ||
                                 (due_now_.front().due == queue_.TopDue() &&
                                  due_now_.front().sequence < queue_.TopSequence()));
@@ -684,7 +688,7 @@ bool Looper::LaneMayContinue() {
 
 Task Looper::TakeChainedEntry(uint32_t owner, uint8_t tag) {
   DCHECK(IsHomeThread());
-  if (!in_ordered_entry_ || ordered_entry_ended_ || !ServesOnly(owner)) return {};
+  if (!in_ordered_entry_ || ordered_entry_ended_ || owner == 0 || owner != sole_owner_) return {};
   // The running entry ends here, as RunOrderedLane ends it when it returns.
   ordered_entry_ended_ = true;
   ++stats_.ordered_entries;
@@ -696,9 +700,9 @@ Task Looper::TakeChainedEntry(uint32_t owner, uint8_t tag) {
     return front.meta.owner == owner && front.meta.chain_tag == tag;
   };
   // What the lane runs next in this pass.
-  std::optional<Next> next = NextOrdered();
-  if (next && (*next != Next::kFifo || !is_chained())) return {};
-  if (!next) {
+  Next next = NextOrdered();
+  if (next == Next::kHeap || (next == Next::kFifo && !is_chained())) return {};
+  if (next == Next::kNone) {
     // The lane is done with this pass. The rest of it and the start of the
     // next would do nothing but run the lane's front entry (RunPass):
     // - phase 3, no internal lane has an entry due by the lane's reading;
@@ -731,28 +735,28 @@ Task Looper::TakeChainedEntry(uint32_t owner, uint8_t tag) {
     // (The front entry is due by this reading; a timer that came due
     // meanwhile may run first: then the lane, in its new pass, runs it.)
     next = NextOrdered();
-    if (!next || *next != Next::kFifo) return {};
+    if (next != Next::kFifo) return {};
   }
   uint32_t taken_owner;
-  Task task = TakeOrdered(*next, &taken_owner);
+  Task task = TakeOrdered(next, &taken_owner);
   BeforeEntryOf(taken_owner);
   ordered_entry_ended_ = false;
   return task;
 }
 
-bool Looper::ServesOnly(uint32_t owner) const {
+void Looper::UpdateSoleOwner() {
   // A bound EventLoop is both a source and an observer; anything else
   // shows up as a second one.
   std::size_t observers = 0;
   for (EntryObserver* observer : observers_) observers += observer != nullptr;
   std::size_t sources = 0;
-  bool owned = false;
+  uint32_t owner = 0;
   for (LoopSource* source : sources_) {
     if (source == nullptr) continue;
     ++sources;
-    owned = source->entry_owner() == owner;
+    owner = source->entry_owner();
   }
-  return observers == 1 && sources == 1 && owned;
+  sole_owner_ = observers == 1 && sources == 1 ? owner : 0;
 }
 
 void Looper::BeforeEntryOf(uint32_t owner) {

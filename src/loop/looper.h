@@ -409,9 +409,11 @@ class Looper {
   void RunOrderedLane(TimePoint now, uint64_t snapshot);  // phase 2
   void RunSources(TimePoint now);                         // phase 3
   // Phase 2's choice: the earliest entry due in the lane's pass (by
-  // lane_.now and lane_.snapshot); nullopt when the lane is done.
-  enum class Next { kFifo, kHeap };
-  std::optional<Next> NextOrdered();
+  // lane_.now and lane_.snapshot); kNone when the lane is done. (An enum:
+  // an optional's two fields, stored apart and read as one, stalled the
+  // read on every call.)
+  enum class Next { kNone, kFifo, kHeap };
+  Next NextOrdered();
   // Takes the entry NextOrdered() chose; `owner` is set to its owner.
   Task TakeOrdered(Next next, uint32_t* owner);
   // What the lane does after each entry: counts it, runs the entry
@@ -420,10 +422,8 @@ class Looper {
   bool EndOrderedEntry();
   // The lane's budget and Quit() check after an entry (counts it).
   bool LaneMayContinue();
-  // Whether the only source and entry observer here is the EventLoop whose
-  // entries carry `owner` (TakeChainedEntry: another one's observer would
-  // run its checkpoint, in its isolate, under the running entry's script).
-  bool ServesOnly(uint32_t owner) const;
+  // Sets sole_owner_ after a source or observer came or went.
+  void UpdateSoleOwner();
   void RunConsumers();                                    // phase 4
   std::optional<TimePoint> NextDeadline();                // phase 5
   void PollAndDispatch(std::optional<Duration> timeout);  // phase 6
@@ -501,6 +501,11 @@ class Looper {
   bool ordered_entry_ended_ = false;
   // What LaneMayContinue() said when TakeChainedEntry ended the entry.
   bool lane_may_continue_ = false;
+  // The owner id of the EventLoop that is the only source and the only
+  // entry observer here, else 0. TakeChainedEntry works for it alone:
+  // another loop's observer would run its checkpoint (its isolate's) under
+  // the running entry's script.
+  uint32_t sole_owner_ = 0;
   // pass_now_ was read between entries, and no entry ran since
   // (EntryStartNow). Cleared by NotifyEntryRan() and before the pass waits.
   bool reading_before_entry_ = false;

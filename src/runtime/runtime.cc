@@ -259,13 +259,19 @@ void Runtime::KeepSpareMessage(std::unique_ptr<SerializedMessage> message) {
   if (spare_messages_.size() < kMaxSpares) spare_messages_.push_back(std::move(message));
 }
 
-double Runtime::NowMs() const {
-  return std::chrono::duration<double, std::milli>(looper_->clock()->Now() - start_time_).count();
+namespace {
+
+// Milliseconds from `start` to `t`. (A multiplication: a division, what
+// duration<double, milli> does, took ~5 ns of every message's task.)
+double MsBetween(loop::TimePoint start, loop::TimePoint t) {
+  return static_cast<double>(std::chrono::nanoseconds(t - start).count()) * 1e-6;
 }
 
-double Runtime::EntryStartMs() const {
-  return std::chrono::duration<double, std::milli>(looper_->EntryStartNow() - start_time_).count();
-}
+}  // namespace
+
+double Runtime::NowMs() const { return MsBetween(start_time_, looper_->clock()->Now()); }
+
+double Runtime::EntryStartMs() const { return MsBetween(start_time_, looper_->EntryStartNow()); }
 
 // ---- Main module -------------------------------------------------------------
 
