@@ -31,6 +31,9 @@
 //
 // Every entry (ordered, internal, fd callback) is followed by the entry
 // observers, which the V8 layer uses for its microtask checkpoint (L5).
+// A running ordered entry may end itself and take the entry the loop would
+// run next, in this pass or the next one (TakeChainedEntry: a chain of
+// MessagePort deliveries stays in one call into the engine).
 //
 // Re-entrancy: Run(), RunUntilIdle() and Step() may not be called from inside
 // a callback of the same Looper (CHECKed). Callbacks may post, cancel, watch
