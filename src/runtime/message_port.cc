@@ -65,6 +65,7 @@ std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedM
   // call. One from elsewhere holds the loop while it posts.
   loop::EventLoop* owner_loop = nullptr;
   std::shared_ptr<loop::EventLoop> remote_loop;  // holds `owner_loop` for a post from elsewhere
+  PortReceiver* now_pending = nullptr;           // told that deliveries are pending
   uint64_t attachment = 0;
   bool cross_thread;
   std::unique_ptr<SerializedMessage> spare;
@@ -87,13 +88,15 @@ std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedM
       remote_loop = loop_;
       owner_loop = remote_loop.get();
     } else {
-      ++scheduled_;
+      if (scheduled_.fetch_add(1, std::memory_order_relaxed) == 0) now_pending = receiver_;
       owner_loop = loop_.get();
     }
     attachment = attachment_;
   }
   ScheduleDeliveries(*owner_loop, cross_thread ? 0 : 1, cross_thread, attachment,
                      self ? std::move(self) : shared_from_this());
+  // (On the owner's home thread: its receiver stays while this runs.)
+  if (now_pending != nullptr) now_pending->OnDeliveriesPending(true);
   return spare;
 }
 
@@ -201,7 +204,9 @@ void PortCore::DeliverOne(uint64_t attachment) {
   {
     base::MutexLock lock(mutex_);
     if (attachment != attachment_) return;  // scheduled for a former owner
-    if (scheduled_ > 0) --scheduled_;
+    if (scheduled_.load(std::memory_order_relaxed) > 0) {
+      scheduled_.fetch_sub(1, std::memory_order_relaxed);
+    }
     if (closed_ || queue_.empty() || receiver_ == nullptr) return;
     message = std::move(queue_.front());
     queue_.pop_front();
@@ -211,10 +216,13 @@ void PortCore::DeliverOne(uint64_t attachment) {
   receiver->DeliverOrdered(*message);
   // Unless the handler closed or moved this end (after which `receiver` may
   // be gone), the spent message goes back to the runtime for its next post:
-  // an allocation and a free per message otherwise.
+  // an allocation and a free per message otherwise. And with no delivery
+  // left (the handler posted none to this end), the port may be collected
+  // again. (Closed or moved, it was told already.)
   if (changes_.load(std::memory_order_acquire) == changes) {
     message->Recycle();
     receiver->KeepSpare(std::move(message));
+    if (scheduled_.load(std::memory_order_relaxed) == 0) receiver->OnDeliveriesPending(false);
   }
 }
 
@@ -244,7 +252,7 @@ void PortCore::ChangeOwner(PortReceiver* receiver, std::shared_ptr<loop::EventLo
     // Entries scheduled for the former owner become no-ops.
     ++attachment_;
     changes_.fetch_add(1, std::memory_order_release);
-    scheduled_ = 0;
+    scheduled_.store(0, std::memory_order_relaxed);
     drain_scheduled_ = false;
     // A transferred port arrives started only once its new owner starts it.
     enabled_ = false;
@@ -308,6 +316,7 @@ void PortCore::PeerChanged(uint64_t attachment) {
 
 void PortCore::Enable() {
   std::shared_ptr<loop::EventLoop> loop;
+  PortReceiver* now_pending = nullptr;
   std::size_t ordered = 0;
   bool drain = false;
   uint64_t attachment;
@@ -321,7 +330,6 @@ void PortCore::Enable() {
     for (std::size_t i = 0; i < queue_.size(); ++i) {
       if (!queue_[i]->cross_thread) {
         ++ordered;
-        ++scheduled_;
       } else if (!drain_scheduled_) {
         drain_scheduled_ = true;
         drain = true;
@@ -329,8 +337,12 @@ void PortCore::Enable() {
     }
     loop = loop_;
     attachment = attachment_;
+    if (ordered > 0 && scheduled_.fetch_add(ordered, std::memory_order_relaxed) == 0) {
+      now_pending = receiver_;
+    }
   }
   ScheduleDeliveries(*loop, ordered, drain, attachment, shared_from_this());
+  if (now_pending != nullptr) now_pending->OnDeliveriesPending(true);
 }
 
 void PortCore::Close() {
@@ -619,9 +631,13 @@ std::shared_ptr<PortCore> MessagePortHandle::Disentangle() {
 
 void MessagePortHandle::UpdateLiveness() {
   // Entangled with a port owned by another runtime (or in transit).
-  const bool remote = core_ && !core_->closed() && core_->PeerIsRemote();
+  const bool live = core_ && !core_->closed();
+  const bool remote = live && core_->PeerIsRemote();
   loop_ref_.Set(runtime_->event_loop(), remote && listening_ && core_->enabled());
-  strength_.Set(remote);
+  remote_ = remote;
+  // Deliveries scheduled for this end are void once it is closed or moved.
+  if (!live) deliveries_pending_ = false;
+  strength_.Set(remote || deliveries_pending_);
 }
 
 void MessagePortHandle::KeepSpare(std::unique_ptr<SerializedMessage> spare) {

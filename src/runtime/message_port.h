@@ -63,6 +63,11 @@ class PortReceiver {
   // Owner's home thread. The entangled end moved to another owner, was
   // closed, or arrived (liveness may change, J3).
   virtual void OnPeerChanged() {}
+  // Owner's home thread. Whether ordered-lane deliveries to this end are
+  // pending: from the post that schedules the first one until one of them
+  // finds none left after it (HTML: a port is not collected while a task
+  // that dispatches an event on it is queued).
+  virtual void OnDeliveriesPending(bool /*pending*/) {}
   // Owner's home thread. The JS MessagePort this receiver is, or empty.
   virtual v8::Local<v8::Object> PortObject(v8::Isolate* /*isolate*/) { return {}; }
 };
@@ -157,7 +162,9 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // recognised and do nothing.
   uint64_t attachment_ GUARDED_BY(mutex_) = 0;
   // Ordered delivery entries posted for the current attachment, not yet run.
-  std::size_t scheduled_ GUARDED_BY(mutex_) = 0;
+  // (Written under mutex_, by the owner's home thread only: that thread
+  // reads it without the lock after a delivery.)
+  std::atomic<std::size_t> scheduled_{0};
   // Whether a drain entry for cross-thread messages is pending.
   bool drain_scheduled_ GUARDED_BY(mutex_) = false;
   // Messages DrainBatch delivered, recycled, for Enqueue to hand back: at
@@ -255,6 +262,10 @@ class MessagePortHandle final : public PortReceiver {
     UpdateLiveness();
   }
   void OnPeerChanged() override { UpdateLiveness(); }
+  void OnDeliveriesPending(bool pending) override {
+    deliveries_pending_ = pending;
+    strength_.Set(remote_ || pending);
+  }
 
   // Delivers `message` to the JS object as a `message` (or `messageerror`)
   // event.
@@ -277,6 +288,10 @@ class MessagePortHandle final : public PortReceiver {
   std::weak_ptr<PortCore> peer_;
   v8::Global<v8::Object> wrapper_;
   bool listening_ = false;
+  // UpdateLiveness's last finding, and OnDeliveriesPending's: either holds
+  // the JS object strongly.
+  bool remote_ = false;
+  bool deliveries_pending_ = false;
   loop::LoopRef loop_ref_;
   StrongWhile<MessagePortHandle> strength_{&wrapper_, this, OnCollected};
 };
