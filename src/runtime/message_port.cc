@@ -88,7 +88,7 @@ std::unique_ptr<SerializedMessage> PortCore::Enqueue(std::unique_ptr<SerializedM
       remote_loop = loop_;
       owner_loop = remote_loop.get();
     } else {
-      if (scheduled_.fetch_add(1, std::memory_order_relaxed) == 0) now_pending = receiver_;
+      if (AddScheduled(1) == 0) now_pending = receiver_;
       owner_loop = loop_.get();
     }
     attachment = attachment_;
@@ -204,8 +204,8 @@ void PortCore::DeliverOne(uint64_t attachment) {
   {
     base::MutexLock lock(mutex_);
     if (attachment != attachment_) return;  // scheduled for a former owner
-    if (scheduled_.load(std::memory_order_relaxed) > 0) {
-      scheduled_.fetch_sub(1, std::memory_order_relaxed);
+    if (std::size_t scheduled = scheduled_.load(std::memory_order_relaxed)) {
+      scheduled_.store(scheduled - 1, std::memory_order_relaxed);
     }
     if (closed_ || queue_.empty() || receiver_ == nullptr) return;
     message = std::move(queue_.front());
@@ -337,7 +337,7 @@ void PortCore::Enable() {
     }
     loop = loop_;
     attachment = attachment_;
-    if (ordered > 0 && scheduled_.fetch_add(ordered, std::memory_order_relaxed) == 0) {
+    if (ordered > 0 && AddScheduled(ordered) == 0) {
       now_pending = receiver_;
     }
   }
@@ -527,6 +527,7 @@ MessagePortHandle::MessagePortHandle(Runtime* runtime, std::shared_ptr<PortCore>
 MessagePortHandle::~MessagePortHandle() {
   runtime_->isolate()->AdjustAmountOfExternalAllocatedMemory(-kPortExternalBytes);
   runtime_->port_handles().erase(this);
+  if (runtime_->undispatched_port() == this) runtime_->set_undispatched_port(nullptr);
   loop_ref_.Set(runtime_->event_loop(), false);
   if (core_) {
     core_->Detach();
@@ -640,6 +641,26 @@ void MessagePortHandle::UpdateLiveness() {
   strength_.Set(remote || deliveries_pending_);
 }
 
+void MessagePortHandle::OnDeliveriesPending(bool pending) {
+  if (!pending && runtime_->port_capture() != nullptr) {
+    // Its event is not dispatched yet: NextPortMessage looks again once it
+    // is, unless a post makes deliveries pending again first (a chain on one
+    // port then never lets go in between).
+    runtime_->set_undispatched_port(this);
+    return;
+  }
+  if (runtime_->undispatched_port() == this) runtime_->set_undispatched_port(nullptr);
+  deliveries_pending_ = pending;
+  strength_.Set(remote_ || pending);
+}
+
+void MessagePortHandle::DeliveryDispatched() {
+  if (deliveries_pending_ && core_ && core_->scheduled_deliveries() == 0) {
+    deliveries_pending_ = false;
+    strength_.Set(remote_);
+  }
+}
+
 void MessagePortHandle::KeepSpare(std::unique_ptr<SerializedMessage> spare) {
   runtime_->KeepSpareMessage(std::move(spare));
 }
@@ -728,6 +749,12 @@ void NextPortMessage(const v8::FunctionCallbackInfo<v8::Value>& info) {
   Runtime* runtime = RuntimeOf(info);
   info.GetReturnValue().Set(info[1]);
   if (runtime->port_capture() != nullptr) return;  // (not from inside a capture)
+  // The last event it handed over is dispatched: its port may be collected
+  // again if nothing else is queued for it.
+  if (MessagePortHandle* dispatched = runtime->undispatched_port()) {
+    runtime->set_undispatched_port(nullptr);
+    dispatched->DeliveryDispatched();
+  }
   Runtime::PortCapture capture;
   while (base::Task task = runtime->event_loop().TakeChainedOrdered(kPortDeliveryChainTag)) {
     runtime->set_port_capture(&capture);

@@ -118,6 +118,8 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   // Owner's home thread: start(): enables the queue and schedules delivery.
   void Enable();
   bool enabled();
+  // Owner's home thread. Ordered deliveries scheduled and not yet run.
+  std::size_t scheduled_deliveries() const { return scheduled_.load(std::memory_order_relaxed); }
   // Thread-safe. Whether the entangled end is owned by another runtime (or
   // is in transit between owners), i.e. messages may come from elsewhere.
   bool PeerIsRemote();
@@ -163,8 +165,16 @@ class PortCore : public std::enable_shared_from_this<PortCore> {
   uint64_t attachment_ GUARDED_BY(mutex_) = 0;
   // Ordered delivery entries posted for the current attachment, not yet run.
   // (Written under mutex_, by the owner's home thread only: that thread
-  // reads it without the lock after a delivery.)
+  // reads it without the lock after a delivery. Changed by a load and a
+  // store, which the lock makes safe: a fetch_add is a locked instruction,
+  // ~7 ns a message here.)
   std::atomic<std::size_t> scheduled_{0};
+  // Adds `n` to scheduled_ (under mutex_); returns the count before.
+  std::size_t AddScheduled(std::size_t n) REQUIRES(mutex_) {
+    std::size_t before = scheduled_.load(std::memory_order_relaxed);
+    scheduled_.store(before + n, std::memory_order_relaxed);
+    return before;
+  }
   // Whether a drain entry for cross-thread messages is pending.
   bool drain_scheduled_ GUARDED_BY(mutex_) = false;
   // Messages DrainBatch delivered, recycled, for Enqueue to hand back: at
@@ -262,10 +272,12 @@ class MessagePortHandle final : public PortReceiver {
     UpdateLiveness();
   }
   void OnPeerChanged() override { UpdateLiveness(); }
-  void OnDeliveriesPending(bool pending) override {
-    deliveries_pending_ = pending;
-    strength_.Set(remote_ || pending);
-  }
+  // (A delivery taken by NextPortMessage has not dispatched its event yet
+  // when it finds none left: NextPortMessage looks again once it has,
+  // DeliveryDispatched. A chain on one port then never lets go in between.)
+  void OnDeliveriesPending(bool pending) override;
+  // The event of a delivery NextPortMessage took has been dispatched.
+  void DeliveryDispatched();
 
   // Delivers `message` to the JS object as a `message` (or `messageerror`)
   // event.

@@ -421,6 +421,11 @@ class Runtime {
   };
   PortCapture* port_capture() const { return port_capture_; }
   void set_port_capture(PortCapture* capture) { port_capture_ = capture; }
+  // Home thread. The port whose captured delivery found no other pending
+  // for it, until its event is dispatched (MessagePortHandle::
+  // OnDeliveriesPending), or null.
+  MessagePortHandle* undispatched_port() const { return undispatched_port_; }
+  void set_undispatched_port(MessagePortHandle* port) { undispatched_port_ = port; }
 
   // A microtask checkpoint (with what the end of a task also does: the
   // rejections, the cleared timers) between two listeners of an event the
@@ -466,6 +471,7 @@ class Runtime {
   std::unordered_set<MessagePortHandle*> port_handles_;
   std::vector<std::unique_ptr<SerializedMessage>> spare_messages_;
   PortCapture* port_capture_ = nullptr;
+  MessagePortHandle* undispatched_port_ = nullptr;
   std::unique_ptr<ModuleLoader> modules_;
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<RejectionTracker> rejections_;
