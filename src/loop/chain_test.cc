@@ -244,6 +244,20 @@ void ExpectSameRun(ChainProgram::Options options, bool expect_chaining) {
   }
 }
 
+// One EventLoop bound to a Looper on a fake clock; `observed` counts its
+// entry observer's runs.
+struct OneLoop {
+  OneLoop() {
+    loop->Bind(looper.get());
+    loop->SetEntryHook([this] { ++observed; });
+  }
+  ~OneLoop() { loop->Shutdown(); }
+  base::FakeTickClock clock;
+  std::unique_ptr<Looper> looper = std::move(Looper::Create(Looper::Options{&clock})).value();
+  std::shared_ptr<EventLoop> loop = EventLoop::Create(&clock);
+  int observed = 0;
+};
+
 TEST(LooperChain, L3L5ChainedEntriesRunAsTheLaneWouldRunThem) {
   for (uint32_t seed = 1; seed <= 40; ++seed) {
     ExpectSameRun({.seed = seed}, true);
@@ -272,12 +286,10 @@ TEST(LooperChain, NoChainingOnALooperThatServesAnotherLoop) {
 }
 
 TEST(LooperChain, TakeChainedEntryOutsideAnOrderedEntryTakesNothing) {
-  base::FakeTickClock clock;
-  auto looper = std::move(Looper::Create(Looper::Options{&clock})).value();
-  auto loop = EventLoop::Create(&clock);
-  loop->Bind(looper.get());
-  int observed = 0;
-  loop->SetEntryHook([&] { ++observed; });
+  OneLoop one;
+  Looper* looper = one.looper.get();
+  EventLoop* loop = one.loop.get();
+  int& observed = one.observed;
   std::vector<std::string> log;
   ASSERT_TRUE(loop->PostOrderedChained([&] { log.push_back("M"); }, kTag));
   // Not from an internal-lane entry, and not between entries.
@@ -289,16 +301,13 @@ TEST(LooperChain, TakeChainedEntryOutsideAnOrderedEntryTakesNothing) {
   looper->RunUntilIdle();
   EXPECT_EQ(log, (std::vector<std::string>{"M", "I"}));
   EXPECT_EQ(observed, 2);
-  loop->Shutdown();
 }
 
 TEST(LooperChain, AnEntryThatWasDeclinedIsEndedOnce) {
-  base::FakeTickClock clock;
-  auto looper = std::move(Looper::Create(Looper::Options{&clock})).value();
-  auto loop = EventLoop::Create(&clock);
-  loop->Bind(looper.get());
-  int observed = 0;
-  loop->SetEntryHook([&] { ++observed; });
+  OneLoop one;
+  Looper* looper = one.looper.get();
+  EventLoop* loop = one.loop.get();
+  int& observed = one.observed;
   std::vector<std::string> log;
   ASSERT_TRUE(loop->PostOrderedChained(
       [&] {
@@ -316,16 +325,14 @@ TEST(LooperChain, AnEntryThatWasDeclinedIsEndedOnce) {
   EXPECT_EQ(log, (std::vector<std::string>{"A", "B"}));
   EXPECT_EQ(observed, 2);
   EXPECT_EQ(looper->stats().ordered_entries, 2u);
-  loop->Shutdown();
 }
 
 TEST(LooperChain, StepCrossesNoPass) {
   // A Step() is one pass: a chain goes on within it (the lane's snapshot),
   // never into the next one.
-  base::FakeTickClock clock;
-  auto looper = std::move(Looper::Create(Looper::Options{&clock})).value();
-  auto loop = EventLoop::Create(&clock);
-  loop->Bind(looper.get());
+  OneLoop one;
+  Looper* looper = one.looper.get();
+  EventLoop* loop = one.loop.get();
   std::vector<std::string> log;
   int taken = 0;
   std::function<void(int)> entry = [&](int k) {
@@ -347,7 +354,6 @@ TEST(LooperChain, StepCrossesNoPass) {
   EXPECT_EQ(taken, 1);
   looper->Step();
   EXPECT_EQ(log, (std::vector<std::string>{"M0", "M1", "M10", "M11"}));
-  loop->Shutdown();
 }
 
 }  // namespace
