@@ -208,14 +208,22 @@ void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
   }
 }
 
-void TimerQueue::SiftUp(std::size_t index, Node node) {
+void TimerQueue::SiftUp(std::size_t index, const Node& node) {
+  // The fields are read one by one and the node stored from registers: a
+  // 16-byte copy of a Node that its caller has just stored 8 bytes at a
+  // time stalls (see the declaration).
+  const Node moving{node.due_ns, node.sequence, node.slot};
+  const unsigned __int128 key = Key(moving);
   while (index > 0) {
     std::size_t parent = (index - 1) / kArity;
-    if (!Before(node, heap_[parent])) break;
+    if (!(key < Key(heap_[parent]))) break;
     heap_[index] = heap_[parent];
     index = parent;
   }
-  heap_[index] = node;
+  Node& hole = heap_[index];
+  hole.due_ns = moving.due_ns;
+  hole.sequence = moving.sequence;
+  hole.slot = moving.slot;
 }
 
 void TimerQueue::SiftDown(std::size_t index, Node node) {
