@@ -29,7 +29,7 @@ constexpr uint8_t kOtherTag = 2;
 
 // One randomized program, run either with chaining (an entry posted with
 // kTag takes the entries the loop would run next and runs them itself, as
-// js/messaging.js deliverPortMessage does) or without (each entry returns).
+// js/messaging.js deliverChainedPortMessage does) or without (each entry returns).
 // Every entry picks what it does from (seed, its number) alone, so the two
 // runs do the same things as long as they run the same entries in the same
 // order, and the log shows where they part.

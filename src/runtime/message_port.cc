@@ -708,7 +708,10 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
     runtime->CallAndReport(deliver, v8::Undefined(isolate), 1, argv);
     return;
   }
-  if (!runtime->InternalFunction("deliverPortMessage").ToLocal(&deliver)) return;
+  if (!runtime->InternalFunction(chained ? "deliverChainedPortMessage" : "deliverPortMessage")
+           .ToLocal(&deliver)) {
+    return;
+  }
   v8::Local<v8::Value> port_array = v8::Undefined(isolate);
   if (!ports.empty()) {
     v8::Local<v8::Array> array = v8::Array::New(isolate, static_cast<int>(ports.size()));
@@ -725,15 +728,15 @@ void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,
   }
   // (The event's timeStamp is read by the JS side: host.now() is a fast API
   // call there, while a Number made here is a heap allocation per message.)
-  v8::Local<v8::Value> argv[] = {target, data, port_array, v8::Boolean::New(isolate, chained)};
-  runtime->CallAndReport(deliver, v8::Undefined(isolate), 4, argv);
+  v8::Local<v8::Value> argv[] = {target, data, port_array};
+  runtime->CallAndReport(deliver, v8::Undefined(isolate), 3, argv);
 }
 
 namespace {
 
 // nextPortMessage(target, end) -> data | [end, target, data, ports] | end,
 // from the script of a chained message delivery (js/messaging.js
-// deliverPortMessage) once its event is dispatched: ends the delivery's task
+// deliverChainedPortMessage) once its event is dispatched: ends the delivery's task
 // (the microtask checkpoint) and, when the loop would run another chained
 // delivery of this runtime next, takes it (EventLoop::TakeChainedOrdered)
 // and returns what its event is made of, for the script to dispatch: the

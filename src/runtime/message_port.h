@@ -44,7 +44,7 @@ class Runtime;
 // MessagePort, a Worker object (parent side), a worker's global.
 // The Meta::chain_tag of a MessagePort's ordered-lane deliveries: a script
 // dispatching one message goes on with the next one the loop would run
-// (EventLoop::TakeChainedOrdered, js/messaging.js deliverPortMessage).
+// (EventLoop::TakeChainedOrdered, js/messaging.js deliverChainedPortMessage).
 inline constexpr uint8_t kPortDeliveryChainTag = 1;
 
 class PortReceiver {
@@ -318,7 +318,7 @@ namespace hostloop::runtime {
 // handles: one scope less per message.
 // `chained`: the delivery is an ordered-lane entry posted with
 // kPortDeliveryChainTag, and its script goes on with the next such entry
-// when the loop would run it next (js/messaging.js deliverPortMessage). With
+// when the loop would run it next (js/messaging.js deliverChainedPortMessage). With
 // the runtime's port_capture() set, a message is not dispatched but left in
 // the capture (a `messageerror` is still dispatched).
 void DispatchMessageEvent(Runtime* runtime, v8::Local<v8::Object> target,

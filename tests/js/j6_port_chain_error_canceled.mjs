@@ -1,7 +1,7 @@
 // timeout: 30
 //
 // Spec test for contracts J4, L5 and J6 with same-thread MessagePort chains
-// (js/messaging.js deliverPortMessage goes on with the next delivery itself):
+// (js/messaging.js deliverChainedPortMessage goes on with the next delivery itself):
 // an exception escaping a message handler, a second listener, or a microtask
 // a handler queued dispatches one `error` event (ErrorEvent, the thrown
 // value as its error) on the global per throw, within that message's task;

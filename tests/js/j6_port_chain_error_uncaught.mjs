@@ -3,7 +3,7 @@
 // timeout: 30
 //
 // Spec test for contract J4 with same-thread MessagePort chains (the chain's
-// script, js/messaging.js deliverPortMessage, dispatches the next messages
+// script, js/messaging.js deliverChainedPortMessage, dispatches the next messages
 // itself): an exception escaping a chained message's handler, with nothing
 // to cancel it, ends the program at once with exit code 1. Nothing of the
 // program runs after the throw: not the throwing handler's microtasks, not

@@ -2,7 +2,7 @@
 // timeout: 30
 //
 // hostloop.exit(code) called by a chained MessagePort handler (the chain's
-// script, js/messaging.js deliverPortMessage, would go on with the next
+// script, js/messaging.js deliverChainedPortMessage, would go on with the next
 // delivery itself) ends the program at once with that code: the rest of the
 // handler, its microtasks, the next message of the chain (on this port or
 // another) never run. Expected: j6_port_chain_exit.stdout (exact), exit 5.

@@ -1,7 +1,7 @@
 // timeout: 30
 //
 // Spec test for contracts L3, L5 and J6 with same-thread MessagePort chains
-// (js/messaging.js deliverPortMessage dispatches the deliveries the loop
+// (js/messaging.js deliverChainedPortMessage dispatches the deliveries the loop
 // would run next without returning, host.nextPortMessage): the order must be
 // the one the ordered lane gives one task per message. Expected:
 // j6_port_chain_order.stdout (exact).

@@ -2,7 +2,7 @@
 // timeout: 30
 //
 // Spec test for contracts J6 and L5 with same-thread MessagePort chains
-// (js/messaging.js deliverPortMessage goes on with the next delivery the loop
+// (js/messaging.js deliverChainedPortMessage goes on with the next delivery the loop
 // would run, host.nextPortMessage): only what HTML fixes, so node prints the
 // same (the runner compares the two stdouts; expected: .stdout):
 // https://html.spec.whatwg.org/multipage/web-messaging.html#message-ports

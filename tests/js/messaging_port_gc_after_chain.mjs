@@ -6,7 +6,7 @@
 // it is queued. Once a chain of messages has ended (its last handler posted
 // nothing), its ports are collected like any other unreachable object. The
 // deliveries of a chain are dispatched by the chain's script itself
-// (js/messaging.js deliverPortMessage): each port it handed an event to is
+// (js/messaging.js deliverChainedPortMessage): each port it handed an event to is
 // let go once the event is dispatched and nothing more is queued for it.
 // (WeakRefs, not a FinalizationRegistry: whether and when V8 schedules the
 // registry's cleanup is not what this is about.)
