@@ -736,11 +736,11 @@ namespace {
 
 // nextPortMessage(target, end) -> data | [end, target, data, ports] | end,
 // from the script of a chained message delivery (js/messaging.js
-// deliverChainedPortMessage) once its event is dispatched: ends the delivery's task
-// (the microtask checkpoint) and, when the loop would run another chained
-// delivery of this runtime next, takes it (EventLoop::TakeChainedOrdered)
-// and returns what its event is made of, for the script to dispatch: the
-// task is that script's from then on. A message for `target` that carries
+// deliverChainedPortMessage) once its event is dispatched: ends the
+// delivery's task (the microtask checkpoint) and, when the loop would run
+// another chained delivery of this runtime next, takes it
+// (EventLoop::TakeChainedOrdered) and returns what its event is made of, for
+// the script to dispatch: the task is that script's from then on. A message for `target` that carries
 // no ports comes as its data alone (a chain's usual next message: nothing
 // allocated here); any other as an array that starts with `end`. `end` (an
 // object of the script's: a message's data is made by deserializing, so it

@@ -143,12 +143,13 @@ internals.defineEventHandler(MessagePort.prototype, 'messageerror', { brandCheck
 
 // deliverPortMessage(target, data, ports): a delivered message's task
 // (message_port.cc DispatchMessageEvent). deliverChainedPortMessage, the
-// same for an ordered-lane entry of its own, goes on with the deliveries the
-// loop would run next: host.nextPortMessage() ends this task (its microtask checkpoint)
-// and hands over the next one, so a chain of messages enters the engine
-// once, not once per message. It returns the next message's data when that
-// is for the same port and carries no ports, [kChainEnd, target, data,
-// ports] for any other, and kChainEnd when the chain ends.
+// same for an ordered-lane entry of its own, goes on with the deliveries
+// the loop would run next: host.nextPortMessage() ends this task (its
+// microtask checkpoint) and hands over the next one, so a chain of messages
+// enters the engine once, not once per message. It returns the next
+// message's data when that is for the same port and carries no ports,
+// [kChainEnd, target, data, ports] for any other, and kChainEnd when the
+// chain ends.
 const dispatchMessage = internals.dispatchMessage;
 const kChainEnd = ObjectFreeze({ __proto__: null });
 internals.deliverPortMessage = dispatchMessage;
