@@ -219,7 +219,14 @@ void EventLoop::RunDue(TimePoint now, const LaneBudget& budget) {
   std::shared_ptr<EventLoop> self = shared_from_this();
   uint64_t snapshot = 0;
   bool first_batch = true;
-  TimePoint budget_end = now + budget.max_time;
+  // The budget starts now, not at `now` (the pass's reading): after an
+  // ordered-lane entry that ran for a millisecond or more (a gc(), a long
+  // timer callback), a budget counted from the pass's start was spent
+  // already, and this lane ran 8 entries a pass (kClockCheckInterval): a
+  // queue of a few hundred port notices kept a FinalizationRegistry's
+  // cleanup task waiting for dozens of passes, until the program ended
+  // without it.
+  TimePoint budget_end = looper_->Now() + budget.max_time;
   std::size_t ran = 0;
   while (ran < budget.max_entries) {
     // Whether entries of this pass's snapshot remain after this batch (when

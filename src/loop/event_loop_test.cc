@@ -182,6 +182,23 @@ TEST(EventLoop, L4InternalPassIsBoundedByItsBudget) {
   event_loop->Shutdown();
 }
 
+TEST(EventLoop, L4InternalBudgetStartsWhenTheLaneDoesNotWhenThePassDid) {
+  // An ordered entry that takes longer than the lane's whole time budget
+  // (a gc(), a long timer callback) leaves the internal lane its budget: it
+  // used to be counted from the pass's clock reading, so it was spent before
+  // the lane began, and the lane ran kClockCheckInterval (8) entries a pass.
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::size_t ran = 0;
+  for (int i = 0; i < 200; ++i) event_loop->PostInternal([&] { ++ran; });
+  event_loop->PostOrdered([&] { clock.Advance(milliseconds(5)); });
+  looper->Step();
+  EXPECT_EQ(ran, 200u);
+  event_loop->Shutdown();
+}
+
 TEST(EventLoop, InternalLaneIsFifoWithDelayedEntriesJoiningWhenDue) {
   base::FakeTickClock clock;
   auto looper = MakeLooper(&clock);
