@@ -344,12 +344,13 @@ std::size_t EventLoop::RunNestableTasks() {
 
 // ---- Ordered lane ------------------------------------------------------------
 
-bool EventLoop::PostOrdered(Task task, Duration delay) {
+bool EventLoop::PostOrderedTagged(Task task, Duration delay, uint8_t chain_tag) {
   if (!bound_.load(std::memory_order_acquire)) {
     base::MutexLock lock(mutex_);
     if (state_ == State::kShutDown) return false;
     if (state_ == State::kUnbound) {
-      // (A delay of zero or less is "now", as after the bind: posting order.)
+      // (A delay of zero or less is "now", as after the bind: posting order.
+      // A buffered entry is never chained: it runs first after the bind.)
       buffered_ordered_.push_back(BufferedOrdered{
           base::DueAfter(clock_->Now(), std::max(delay, Duration::zero())), std::move(task)});
       return true;
@@ -362,17 +363,17 @@ bool EventLoop::PostOrdered(Task task, Duration delay) {
     return looper_->Schedule(base::DueAfter(looper_->Now(), delay), std::move(task),
                              TimerQueue::Meta{owner_id_, true, 0}) != TimerQueue::kInvalidId;
   } else {
-    looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0});
+    looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0, chain_tag});
   }
   return true;
 }
 
+bool EventLoop::PostOrdered(Task task, Duration delay) {
+  return PostOrderedTagged(std::move(task), delay, 0);
+}
+
 bool EventLoop::PostOrderedChained(Task task, uint8_t tag) {
-  if (!bound_.load(std::memory_order_acquire)) return PostOrdered(std::move(task));
-  CHECK_MSG(IsHomeThread(), "ordered posts come from the home thread once bound");
-  if (shut_down_) return false;
-  looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0, tag});
-  return true;
+  return PostOrderedTagged(std::move(task), Duration::zero(), tag);
 }
 
 EventLoop::TimerId EventLoop::ScheduleOrdered(Task task, Duration delay, Liveness liveness) {

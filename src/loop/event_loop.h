@@ -158,6 +158,8 @@ class EventLoop final : public LoopSource,
   void OnEntryRan() override;
 
  private:
+  // PostOrdered() and PostOrderedChained(): a due-now entry gets Meta::chain_tag `chain_tag`.
+  bool PostOrderedTagged(Task task, Duration delay, uint8_t chain_tag);
   enum class State { kUnbound, kBound, kShutDown };
   static constexpr uint8_t kNonNestableFlag = 1;
   static constexpr std::size_t kBatchSize = 32;

@@ -691,9 +691,7 @@ Task Looper::TakeChainedEntry(uint32_t owner, uint8_t tag) {
   if (!in_ordered_entry_ || ordered_entry_ended_ || owner == 0 || owner != sole_owner_) return {};
   // The running entry ends here, as RunOrderedLane ends it when it returns.
   ordered_entry_ended_ = true;
-  ++stats_.ordered_entries;
-  NotifyEntryRan();
-  lane_may_continue_ = LaneMayContinue();
+  lane_may_continue_ = EndOrderedEntry();
   if (!lane_may_continue_) return {};
   auto is_chained = [&] {
     const DueNowEntry& front = due_now_.front();
