@@ -23,14 +23,7 @@
 //  5. A handler of one port closes another port whose messages alternate
 //     with its own in the chain.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const lines = [];
 const log = (line) => lines.push(line);

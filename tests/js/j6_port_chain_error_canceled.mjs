@@ -16,14 +16,7 @@
 // same. Expected: j6_port_chain_error_canceled.stdout (exact), exit 0 (an
 // error not canceled would end the program with 1).
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const lines = [];
 const log = (line) => lines.push(line);

@@ -12,14 +12,7 @@
 // must be the same. Expected: j6_port_chain_error_uncaught.stdout (exact)
 // and .stderr.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const { port1, port2 } = keep(new MessageChannel());
 const other = keep(new MessageChannel());

@@ -13,14 +13,7 @@
 // timer. Expected: j6_port_chain_error_uncaught_listener.stdout (exact) and
 // .stderr.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 addEventListener('error', (event) => {
   console.log(`error event: ${event.message}, cancelable ${event.cancelable}`);

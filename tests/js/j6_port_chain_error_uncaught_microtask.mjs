@@ -12,14 +12,7 @@
 // rejection instead: j6_port_chain_rejection_uncaught.mjs.) Expected:
 // j6_port_chain_error_uncaught_microtask.stdout (exact) and .stderr.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const { port1, port2 } = keep(new MessageChannel());
 port2.onmessage = (event) => {

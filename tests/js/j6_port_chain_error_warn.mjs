@@ -7,14 +7,7 @@
 // with the next message, its microtasks still in their place; the exit code
 // is 0. Expected: j6_port_chain_error_warn.stdout (exact) and .stderr.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const { port1, port2 } = keep(new MessageChannel());
 port2.onmessage = (event) => {

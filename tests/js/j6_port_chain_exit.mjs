@@ -7,14 +7,7 @@
 // handler, its microtasks, the next message of the chain (on this port or
 // another) never run. Expected: j6_port_chain_exit.stdout (exact), exit 5.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const a = keep(new MessageChannel());
 const b = keep(new MessageChannel());

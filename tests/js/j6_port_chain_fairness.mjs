@@ -27,14 +27,7 @@
 import { test, assert } from './lib/assert.mjs';
 import { readFile } from 'hostloop:fs';
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const worker = new Worker(`data:text/javascript,${encodeURIComponent(`
   // Round r: post a message, then raise flag 0; notify the parent's

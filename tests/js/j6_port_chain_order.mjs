@@ -24,14 +24,7 @@
 //     of the chain, and one queued by listener 1 can stop listener 2.
 // The HTML-only part of this also runs under node: j6_port_chain_standard.mjs.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const lines = [];
 const log = (line) => lines.push(line);

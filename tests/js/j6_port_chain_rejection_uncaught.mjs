@@ -13,14 +13,7 @@
 // never runs, nor anything message 3 set up. Expected:
 // j6_port_chain_rejection_uncaught.stdout (exact) and .stderr.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 addEventListener('unhandledrejection', (event) => {
   console.log(`unhandledrejection ${event.reason.message}`);

@@ -20,14 +20,7 @@
 // them; node does not), close() inside a handler (node delivers the rest of
 // the batch), data `undefined` (node gives null), isTrusted and frozen ports.
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const out = (line) => console.log(line);
 

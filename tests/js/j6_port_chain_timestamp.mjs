@@ -15,14 +15,7 @@
 
 import { test, assert } from './lib/assert.mjs';
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 function checker(label) {
   let last = -Infinity;

@@ -19,14 +19,7 @@
 
 import { assert } from './lib/assert.mjs';
 
-// Every channel stays reachable from the global object while the test runs:
-// the test is about chains, not about what keeps an unreferenced channel
-// alive.
-const kept = (globalThis.keptChannels = []);
-const keep = (channel) => {
-  kept.push(channel);
-  return channel;
-};
+import { keep } from './lib/keep_channels.mjs';
 
 const url = new URL('./fixtures/workers/j6_port_chain_worker.mjs', import.meta.url);
 const start = (op) => {
