@@ -389,6 +389,17 @@ EventLoop::TimerId EventLoop::ScheduleOrderedAt(Task task, TimePoint due, Livene
       TimerQueue::Meta{owner_id_, liveness == Liveness::kKeepsAlive, 0});
 }
 
+EventLoop::TimerId EventLoop::ScheduleOrderedCall(TimePoint due, Liveness liveness) {
+  DCHECK(IsHomeThread());
+  if (shut_down_) return TimerQueue::kInvalidId;
+  return looper_->ScheduleCall(due, owner_id_, liveness);
+}
+
+void EventLoop::RunOrderedCall(TimerId id, TimePoint due, Liveness liveness) {
+  DCHECK(ordered_call_handler_);
+  if (ordered_call_handler_) ordered_call_handler_(id, due, liveness);
+}
+
 bool EventLoop::CancelOrdered(TimerId id) {
   DCHECK(IsHomeThread());
   if (shut_down_) return false;

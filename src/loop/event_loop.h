@@ -94,9 +94,17 @@ class EventLoop final : public LoopSource,
   TimerId ScheduleOrdered(Task task, Duration delay, Liveness liveness = Liveness::kKeepsAlive);
   // Home thread. The same at an explicit deadline (interval re-arming).
   TimerId ScheduleOrderedAt(Task task, TimePoint due, Liveness liveness = Liveness::kKeepsAlive);
-  // Home thread. The id the next ScheduleOrdered*() will return, so the task
-  // can carry its own id.
-  TimerId NextOrderedId() const { return looper_->NextScheduleId(); }
+  // Home thread, bound. An ordered entry at `due` that holds no task (a
+  // Looper call entry): when it runs, the handler set by
+  // SetOrderedCallHandler() is called with its id, due and liveness. A JS
+  // timer is one: its callback lives in JS, found by the id, so the queue
+  // keeps 48 bytes less for it than for a task and the timer builds none.
+  // kInvalidId after Shutdown, or when the queue is full.
+  TimerId ScheduleOrderedCall(TimePoint due, Liveness liveness = Liveness::kKeepsAlive);
+  using OrderedCallHandler = base::UniqueFunction<void(TimerId, TimePoint, Liveness)>;
+  void SetOrderedCallHandler(OrderedCallHandler handler) {
+    ordered_call_handler_ = std::move(handler);
+  }
   // Home thread. Removes a pending ordered entry of this loop; its task is
   // destroyed. Another runtime's entry on the same Looper (whose ids come
   // from the same queue) and a post from another thread are left alone.
@@ -154,6 +162,7 @@ class EventLoop final : public LoopSource,
   void BeforeEntry() override {
     if (before_entry_) before_entry_();
   }
+  void RunOrderedCall(TimerId id, TimePoint due, Liveness liveness) override;
   // EntryObserver.
   void OnEntryRan() override;
 
@@ -218,6 +227,7 @@ class EventLoop final : public LoopSource,
   int64_t refs_ = 0;
   base::UniqueFunction<void()> hook_;
   base::UniqueFunction<void()> before_entry_;
+  OrderedCallHandler ordered_call_handler_;
   // RunDue's batch: entries taken from immediate_ under one lock, run
   // without it. batch_next_ is the next to run; a nested drain
   // (RunNestableTasks) from one of them takes the rest back and sets

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -285,6 +286,126 @@ TEST(EventLoop, CancelOrderedManyCancelsOnlyThePendingIds) {
   event_loop->Shutdown();
   EXPECT_EQ(destroyed.load(), 6);
   EXPECT_EQ(event_loop->CancelOrderedMany(ids.data() + 3, 1), 0u);
+}
+
+// A call entry (a JS timer) holds no task: its loop's handler is handed
+// its id, due and liveness, as that loop's entry (its BeforeEntry hook first,
+// its checkpoint after), in (due, sequence) order with task entries.
+TEST(EventLoop, OrderedCallEntriesRunThroughTheirLoopsHandlerInOrder) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto a = EventLoop::Create(&clock);
+  auto b = EventLoop::Create(&clock);
+  a->Bind(looper.get());
+  b->Bind(looper.get());
+  std::vector<std::string> log;
+  std::vector<EventLoop::TimerId> a_ids;
+  std::vector<EventLoop::TimerId> b_ids;
+  auto handler = [&](const char* name, const std::vector<EventLoop::TimerId>* ids) {
+    return [&log, &clock, name, ids](EventLoop::TimerId id, TimePoint due, Liveness liveness) {
+      std::size_t index = std::find(ids->begin(), ids->end(), id) - ids->begin();
+      log.push_back(std::string(name) + std::to_string(index) + " due " +
+                    std::to_string((due - clock.Now()).count()) +
+                    (liveness == Liveness::kWeak ? " weak" : ""));
+    };
+  };
+  a->SetOrderedCallHandler(handler("a", &a_ids));
+  b->SetOrderedCallHandler(handler("b", &b_ids));
+  a->SetBeforeEntryHook([&] { log.push_back("enter a"); });
+  b->SetEntryHook([&] { log.push_back("b checkpoint"); });
+  const TimePoint start = clock.Now();
+  a_ids.push_back(a->ScheduleOrderedCall(start + milliseconds(2)));
+  b_ids.push_back(b->ScheduleOrderedCall(start + milliseconds(1), Liveness::kWeak));
+  a->ScheduleOrdered(Record(&log, "a task"), milliseconds(2));
+  a_ids.push_back(a->ScheduleOrderedCall(start + milliseconds(2)));
+  a_ids.push_back(a->ScheduleOrderedCall(start + milliseconds(1)));
+  a_ids.push_back(a->ScheduleOrderedCall(start + milliseconds(3)));
+  for (EventLoop::TimerId id : a_ids) EXPECT_NE(id, TimerQueue::kInvalidId);
+  EXPECT_FALSE(b->CancelOrdered(a_ids[3]));  // another loop's
+  EXPECT_TRUE(a->CancelOrdered(a_ids[3]));
+  clock.Advance(milliseconds(5));
+  looper->RunUntilIdle();
+  // (Dues are printed relative to the clock, now 5 ms on.)
+  EXPECT_EQ(log,
+            (std::vector<std::string>{
+                "b0 due -4000000 weak", "b checkpoint",  // b's checkpoint runs after each entry
+                "enter a", "a2 due -4000000", "b checkpoint", "enter a", "a0 due -3000000",
+                "b checkpoint", "enter a", "a task", "b checkpoint", "enter a", "a1 due -3000000",
+                "b checkpoint"}));
+  a->Shutdown();
+  b->Shutdown();
+}
+
+TEST(EventLoop, J3WeakOrderedCallEntriesDoNotKeepTheLoopAlive) {
+  auto looper = MakeLooper();
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  int ran = 0;
+  event_loop->SetOrderedCallHandler([&](EventLoop::TimerId, TimePoint, Liveness) { ++ran; });
+  event_loop->ScheduleOrderedCall(looper->Now() + std::chrono::hours(1), Liveness::kWeak);
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+  EXPECT_EQ(ran, 0);
+  // A kept-alive one is waited for.
+  event_loop->ScheduleOrderedCall(looper->Now() + milliseconds(1));
+  EXPECT_EQ(looper->Run(), Looper::RunResult::kIdle);
+  EXPECT_EQ(ran, 1);
+  event_loop->Shutdown();
+}
+
+TEST(EventLoop, L7ShutdownDropsOrderedCallEntriesAndRefusesNewOnes) {
+  base::FakeTickClock clock;
+  auto looper = MakeLooper(&clock);
+  auto a = EventLoop::Create(&clock);
+  auto b = EventLoop::Create(&clock);
+  a->Bind(looper.get());
+  b->Bind(looper.get());
+  std::vector<std::string> log;
+  a->SetOrderedCallHandler([&](EventLoop::TimerId, TimePoint, Liveness) { log.push_back("a"); });
+  b->SetOrderedCallHandler([&](EventLoop::TimerId, TimePoint, Liveness) { log.push_back("b"); });
+  for (int i = 0; i < 100; ++i) {
+    a->ScheduleOrderedCall(clock.Now() + milliseconds(i));
+    b->ScheduleOrderedCall(clock.Now() + milliseconds(i));
+  }
+  a->Shutdown();
+  EXPECT_EQ(a->ScheduleOrderedCall(clock.Now()), TimerQueue::kInvalidId);
+  clock.Advance(milliseconds(100));
+  looper->RunUntilIdle();
+  EXPECT_EQ(log, std::vector<std::string>(100, "b"));
+  b->Shutdown();
+}
+
+// Out of slots, scheduling first reclaims the slots of cancelled entries
+// (which keep them until a compaction): the ids it returns then are the
+// entries' own, and cancel them.
+TEST(EventLoop, OrderedCallEntriesReclaimCancelledSlotsWhenTheQueueIsFull) {
+  base::FakeTickClock clock;
+  Looper::Options options{&clock};
+  options.max_queued_remote_posts = 8;
+  auto looper = std::move(Looper::Create(options)).value();
+  looper->SetCapacityForTesting(8 + 200);  // 200 slots for the home thread
+  auto event_loop = EventLoop::Create(&clock);
+  event_loop->Bind(looper.get());
+  std::vector<EventLoop::TimerId> ran;
+  event_loop->SetOrderedCallHandler(
+      [&](EventLoop::TimerId id, TimePoint, Liveness) { ran.push_back(id); });
+  const TimePoint due = clock.Now() + milliseconds(1);
+  std::vector<EventLoop::TimerId> ids;
+  for (int i = 0; i < 200; ++i) ids.push_back(event_loop->ScheduleOrderedCall(due));
+  EXPECT_EQ(event_loop->ScheduleOrderedCall(due), TimerQueue::kInvalidId);  // full
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(event_loop->CancelOrdered(ids[i]));
+  std::vector<EventLoop::TimerId> again;
+  for (int i = 0; i < 100; ++i) {
+    again.push_back(event_loop->ScheduleOrderedCall(due));
+    ASSERT_NE(again.back(), TimerQueue::kInvalidId) << i;
+  }
+  EXPECT_EQ(event_loop->ScheduleOrderedCall(due), TimerQueue::kInvalidId);  // full again
+  for (int i = 0; i < 50; ++i) EXPECT_TRUE(event_loop->CancelOrdered(again[i]));
+  clock.Advance(milliseconds(1));
+  looper->RunUntilIdle();
+  std::vector<EventLoop::TimerId> expected(ids.begin() + 100, ids.end());
+  expected.insert(expected.end(), again.begin() + 50, again.end());
+  EXPECT_EQ(ran, expected);
+  event_loop->Shutdown();
 }
 
 // Two runtimes on one thread take their timer ids from the one queue of

@@ -42,6 +42,11 @@ class LoopSource {
   // runtime makes its isolate the thread's current one here: several
   // runtimes may share a Looper.)
   virtual void BeforeEntry() {}
+  // Home thread. Runs an ordered-lane call entry of this source's
+  // (Looper::ScheduleCall with its entry_owner()): the entry `id`, due at
+  // `due`, scheduled with `liveness`. A source that schedules none is never
+  // called.
+  virtual void RunOrderedCall(uint64_t /*id*/, base::TimePoint /*due*/, Liveness /*liveness*/) {}
 };
 
 }  // namespace hostloop::loop

@@ -197,29 +197,33 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   if (handed_to_foreign_loop_) RearmForeignLoop();
 }
 
-Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
+bool Looper::MayScheduleMore() {
   DCHECK(IsHomeThread());
-  if (closing_) return TimerQueue::kInvalidId;  // refused (L7)
+  if (closing_) return false;  // refused (L7)
   const std::size_t remote_reserve = ReclaimIfOutOfSlots();
   // The bound the application set counts pending entries only: a cleared
   // timer makes room at once.
   // (Cross-thread posts waiting in the queue are not the home thread's.)
   const std::size_t remote_queued = remote_->remote_in_queue_.load(std::memory_order_relaxed);
   const std::size_t own = queue_.size() - std::min(queue_.size(), remote_queued);
-  if (queue_.slots_in_use() + remote_reserve >= capacity_ || own >= max_scheduled_) {
-    return TimerQueue::kInvalidId;  // (`task` is destroyed unrun)
-  }
+  return queue_.slots_in_use() + remote_reserve < capacity_ && own < max_scheduled_;
+}
+
+Looper::TimerId Looper::Schedule(TimePoint due, Task task, TimerQueue::Meta meta) {
+  if (!MayScheduleMore()) return TimerQueue::kInvalidId;  // (`task` is destroyed unrun)
   uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
   TimerId id = queue_.Add(due, sequence, std::move(task), meta);
   if (handed_to_foreign_loop_) RearmForeignLoop();
   return id;
 }
 
-Looper::TimerId Looper::NextScheduleId() {
-  DCHECK(IsHomeThread());
-  // The slot the next Schedule() takes is the one after its reclaim.
-  ReclaimIfOutOfSlots();
-  return queue_.NextId();
+Looper::TimerId Looper::ScheduleCall(TimePoint due, uint32_t owner, Liveness liveness) {
+  DCHECK(owner != 0 && owner != kRemoteOwner);
+  if (!MayScheduleMore()) return TimerQueue::kInvalidId;
+  uint64_t sequence = remote_->next_sequence_.fetch_add(1, std::memory_order_seq_cst);
+  TimerId id = queue_.AddCall(due, sequence, owner, liveness == Liveness::kKeepsAlive);
+  if (handed_to_foreign_loop_) RearmForeignLoop();
+  return id;
 }
 
 std::size_t Looper::ReclaimIfOutOfSlots() {
@@ -662,10 +666,22 @@ Task Looper::TakeOrdered(Next next, uint32_t* owner) {
     return task;
   }
   if (trace_lag_) RecordLag(LagOf(queue_.TopDue()));
-  *owner = queue_.TopMeta().owner;
+  *owner = queue_.TopOwner();
   if (*owner == kRemoteOwner) {
     remote_->remote_in_queue_.fetch_sub(1, std::memory_order_relaxed);
     *owner = 0;  // no runtime's entry
+  }
+  if (queue_.TopIsCall()) {
+    // Its owner's source runs it. (It is there: RemoveOwnedBy() drops a
+    // source's entries when it goes.)
+    const TimerId id = queue_.TopId();
+    const TimePoint due = queue_.TopDue();
+    const Liveness liveness =
+        queue_.TopMeta().keeps_alive ? Liveness::kKeepsAlive : Liveness::kWeak;
+    queue_.PopTop();
+    LoopSource* source = SourceOf(*owner);
+    CHECK_MSG(source != nullptr, "a call entry whose owner is not a source of this Looper");
+    return [source, id, due, liveness] { source->RunOrderedCall(id, due, liveness); };
   }
   return queue_.PopTop();
 }
@@ -758,12 +774,14 @@ void Looper::UpdateSoleOwner() {
 }
 
 void Looper::BeforeEntryOf(uint32_t owner) {
+  if (LoopSource* source = SourceOf(owner)) source->BeforeEntry();
+}
+
+LoopSource* Looper::SourceOf(uint32_t owner) {
   for (LoopSource* source : sources_) {
-    if (source != nullptr && source->entry_owner() == owner) {
-      source->BeforeEntry();
-      return;
-    }
+    if (source != nullptr && source->entry_owner() == owner) return source;
   }
+  return nullptr;
 }
 
 Duration Looper::LagOf(TimePoint due) {

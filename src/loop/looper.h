@@ -196,7 +196,7 @@ class Looper {
     // timers and delayed posts get the rest (kCapacity minus this).
     std::size_t max_queued_remote_posts = std::size_t{1} << 20;
     // Entries the queue may hold at once from the home thread's Schedule()
-    // (JS timers, delayed posts); beyond it Schedule() returns kInvalidId
+    // (JS timers, delayed posts); beyond it Schedule() and ScheduleCall() return kInvalidId
     // (setTimeout throws a RangeError). It cannot exceed what the remote
     // reservation leaves (kCapacity minus max_queued_remote_posts). An
     // application can lower it to bound the memory its scripts' timers take.
@@ -239,15 +239,16 @@ class Looper {
   // Cancel(). `meta.owner` tags entries for Cancel() and RemoveOwnedBy()
   // (0: the application's own).
   TimerId Schedule(TimePoint due, Task task, TimerQueue::Meta meta = {});
+  // Home thread. Schedule() of a call entry (TimerQueue::AddCall): it holds
+  // no task; when it runs, the LoopSource whose entry_owner() is `owner`
+  // (non-zero, added to this Looper) is handed its id (RunOrderedCall).
+  // Cancel() and RemoveOwnedBy() treat it as any entry.
+  TimerId ScheduleCall(TimePoint due, uint32_t owner, Liveness liveness);
   // Home thread. An entry due now that cannot be cancelled (an application
   // message, a MessagePort delivery, a scheduler token). Same ordering as
   // Schedule(); it waits in a FIFO instead of the heap, which is what makes
   // post+run cheap.
   void PostNow(Task task, TimerQueue::Meta meta = {});
-  // Home thread. The id the next Schedule() will return. (Not const: out of
-  // slots, it reclaims the cancelled entries' slots as that Schedule()
-  // would, which changes the slot it takes.)
-  TimerId NextScheduleId();
   // Home thread. Removes a pending entry scheduled with meta.owner `owner`;
   // its task is destroyed unrun. Returns false for unknown, finished or
   // already cancelled ids, and for another owner's entry (two runtimes on
@@ -457,6 +458,11 @@ class Looper {
   void RecordLag(Duration lag);
   // LoopSource::BeforeEntry of the source whose entries carry `owner`.
   void BeforeEntryOf(uint32_t owner);
+  // The added LoopSource whose entry_owner() is `owner`, or nullptr.
+  LoopSource* SourceOf(uint32_t owner);
+  // Schedule()'s checks: whether the queue may take one more entry of the
+  // home thread's (after reclaiming cancelled slots if it is out of them).
+  bool MayScheduleMore();
   void CompactRegistrations();
   // Clears `item` from a registration list (see CompactSoon).
   template <typename T>

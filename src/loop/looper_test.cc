@@ -76,36 +76,6 @@ TEST(Looper, MaxScheduledCountsOnlyTheHomeThreadsEntries) {
   EXPECT_NE(looper->Schedule(looper->Now() + std::chrono::hours(1), [] {}), TimerQueue::kInvalidId);
 }
 
-// Timers take their id from NextScheduleId() before they schedule (the task
-// carries it, and clearTimeout() cancels by it). Out of slots, Schedule()
-// first reclaims the cancelled entries' slots and takes the lowest of them,
-// while NextScheduleId() had predicted a new slot: the timer got another
-// id than it handed out, and clearing it cancelled nothing.
-TEST(Looper, NextScheduleIdIsTheIdScheduleReturnsWhenItReclaimsSlots) {
-  Looper::Options options;
-  options.max_queued_remote_posts = 8;
-  auto looper = std::move(Looper::Create(options)).value();
-  looper->SetCapacityForTesting(8 + 200);  // 200 slots for the home thread
-  const TimePoint due = looper->Now() + std::chrono::hours(1);
-  std::vector<Looper::TimerId> ids;
-  for (int i = 0; i < 200; ++i) {
-    Looper::TimerId predicted = looper->NextScheduleId();
-    ids.push_back(looper->Schedule(due + milliseconds(i), [] {}));
-    ASSERT_EQ(ids.back(), predicted);
-  }
-  // Full. Cancelled entries keep their slots until a compaction (here
-  // fewer than 2/3 of the queue, so none yet).
-  for (int i = 0; i < 100; ++i) ASSERT_TRUE(looper->Cancel(ids[i]));
-  std::vector<Looper::TimerId> predicted;
-  for (int i = 0; i < 100; ++i) {
-    predicted.push_back(looper->NextScheduleId());
-    ASSERT_EQ(looper->Schedule(due, [] {}), predicted.back()) << i;
-  }
-  EXPECT_EQ(looper->Schedule(due, [] {}), TimerQueue::kInvalidId);  // full again
-  // The ids handed out cancel their entries.
-  for (Looper::TimerId id : predicted) EXPECT_TRUE(looper->Cancel(id));
-}
-
 TEST(Looper, AnEmptyTaskPostedFromAnotherThreadIsRefusedAtTheCall) {
   auto looper = MakeLooper();
   EXPECT_DEATH(std::thread([&] { looper->remote()->Post(Task()); }).join(),

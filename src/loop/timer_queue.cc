@@ -17,42 +17,54 @@ void TimerQueue::PodArray<T>::Grow() {
 }
 
 TimerQueue::~TimerQueue() {
-  for (uint32_t i = 0; i < slot_count_; ++i) slot(i).~Slot();
+  for (uint32_t i = 0; i < slot_count_; ++i) {
+    if (IsConstructed(i)) slot(i).~Slot();
+  }
 }
 
 uint32_t TimerQueue::AppendSlot() {
   CHECK_MSG(slot_count_ < kMaxSlots, "more than 8M timers pending");
   CHECK_MSG(slots_.Grow((std::size_t{slot_count_} + 1) * sizeof(Slot)),
             "out of memory growing the timer queue");
-  ::new (static_cast<void*>(&slot(slot_count_))) Slot();
   states_.push_back(0);
-  if (slot_count_ % 64 == 0) cancelled_bits_.push_back(0);
+  if (slot_count_ % 64 == 0) {
+    cancelled_bits_.push_back(0);
+    constructed_bits_.push_back(0);
+  }
   free_slots_.Cover(slot_count_ + 1);
   return slot_count_++;
 }
 
+uint32_t TimerQueue::TakeSlot() {
+  if (MostlyCancelled()) Compact();
+  return free_slots_.empty() ? AppendSlot() : free_slots_.Take();
+}
+
+void TimerQueue::PushNode(TimePoint due, uint64_t sequence, uint32_t index) {
+  heap_.push_back({});
+  SiftUp(heap_.size() - 1, Node{due.time_since_epoch().count(), sequence, index});
+}
+
 TimerQueue::Id TimerQueue::Add(TimePoint due, uint64_t sequence, Task task, Meta meta) {
   CHECK(task);
-  if (MostlyCancelled()) Compact();
-  uint32_t slot_index;
-  if (!free_slots_.empty()) {
-    slot_index = free_slots_.Take();
-  } else {
-    slot_index = AppendSlot();
-  }
-  State& state = states_[slot_index];
-  state = (state & kGenerationMask) | kLiveBit | (State{meta.owner} << kOwnerShift);
+  const uint32_t slot_index = TakeSlot();
+  State state = NewEntryState(slot_index, meta.owner, meta.keeps_alive);
   if (task.IsTriviallyDestructible()) state |= kTrivialTaskBit;
-  if (meta.keeps_alive) {
-    state |= kKeepsAliveBit;
-    ++keep_alive_count_;
-  }
-  Slot& entry = slot(slot_index);
+  states_[slot_index] = state;
+  Slot& entry = ConstructedSlot(slot_index);
   entry.task = std::move(task);  // (destroys what a cancel may have left)
   entry.meta = meta;
+  PushNode(due, sequence, slot_index);
+  return MakeId(slot_index, static_cast<uint32_t>(state & kGenerationMask));
+}
 
-  heap_.push_back({});
-  SiftUp(heap_.size() - 1, Node{due.time_since_epoch().count(), sequence, slot_index});
+TimerQueue::Id TimerQueue::AddCall(TimePoint due, uint64_t sequence, uint32_t owner,
+                                   bool keeps_alive) {
+  const uint32_t slot_index = TakeSlot();
+  // (A task a cancel left in the slot stays there: nothing to destroy.)
+  const State state = NewEntryState(slot_index, owner, keeps_alive) | kCallBit | kTrivialTaskBit;
+  states_[slot_index] = state;
+  PushNode(due, sequence, slot_index);
   return MakeId(slot_index, static_cast<uint32_t>(state & kGenerationMask));
 }
 
@@ -80,6 +92,7 @@ bool TimerQueue::CancelSlot(uint32_t slot_index) {
 Task TimerQueue::Take(Id id, uint32_t owner) {
   const uint32_t slot_index = Find(id, owner);
   if (slot_index == kNoSlot) return Task();
+  CHECK_MSG(!(states_[slot_index] & kCallBit), "Take() of a call entry");
   Task task = std::move(slot(slot_index).task);
   Unlink(slot_index);
   return task;
@@ -128,7 +141,8 @@ Task TimerQueue::PopTop() {
   CHECK(!empty());
   Top();
   uint32_t slot_index = heap_.front().slot;
-  Task task = std::move(slot(slot_index).task);
+  Task task;
+  if (!(states_[slot_index] & kCallBit)) task = std::move(slot(slot_index).task);
   Retire(slot_index);
   FreeSlot(slot_index);
   ReplaceTopWithLast();
@@ -187,16 +201,16 @@ void TimerQueue::RemoveOwnedBy(uint32_t owner, std::vector<Task>* out) {
       FreeSlot(node.slot);  // reclaimed on the way
       continue;
     }
-    Slot& entry = slot(node.slot);
-    if (entry.meta.owner != owner) {
+    const State state = states_[node.slot];
+    if (OwnerOf(state) != owner) {
       heap_[kept++] = node;
       continue;
     }
     // A task with nothing to destroy stays in its slot, as a cancel leaves
-    // it (the slot's next Add() overwrites it): a runtime that ends with a
-    // million timers pending (JS timers' tasks are such) moved each into
-    // `out` first, a third of a second here.
-    if ((states_[node.slot] & kTrivialTaskBit) == 0) out->push_back(std::move(entry.task));
+    // it (the slot's next Add() overwrites it), and a call entry has none:
+    // a runtime that ends with a million timers pending moved each task
+    // into `out` first, a third of a second here.
+    if ((state & kTrivialTaskBit) == 0) out->push_back(std::move(slot(node.slot).task));
     Retire(node.slot);
     FreeSlot(node.slot);
   }

@@ -21,7 +21,15 @@ Timers::Timers(Runtime* runtime)
                                                      (kCancelCapacity + 1) * sizeof(double))),
       cancel_buffer_(static_cast<double*>(cancel_store_->Data())) {
   cancel_buffer_[0] = 0;
+  // A timer's entry is a call entry: it holds no task (the callback is in
+  // JS, found by the id), and this handler runs it.
+  runtime_->event_loop().SetOrderedCallHandler(
+      [this](loop::EventLoop::TimerId id, loop::TimePoint due, loop::Liveness liveness) {
+        Fire(id, due, liveness == loop::Liveness::kWeak);
+      });
 }
+
+Timers::~Timers() { runtime_->event_loop().SetOrderedCallHandler(nullptr); }
 
 v8::Local<v8::Float64Array> Timers::CancelBuffer() {
   v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(runtime_->isolate(), cancel_store_);
@@ -38,19 +46,14 @@ double Timers::Arm(loop::TimePoint due, bool weak) {
   loop::EventLoop& loop = runtime_->event_loop();
   if (loop.IsShutDownOnHomeThread()) return 0;
   loop::Liveness liveness = weak ? loop::Liveness::kWeak : loop::Liveness::kKeepsAlive;
-  loop::EventLoop::TimerId id = loop.NextOrderedId();
-  loop::EventLoop::TimerId scheduled =
-      loop.ScheduleOrderedAt([this, id, due, weak] { Fire(id, due, weak); }, due, liveness);
-  if (scheduled == loop::TimerQueue::kInvalidId && FlushCancels() > 0) {
+  loop::EventLoop::TimerId id = loop.ScheduleOrderedCall(due, liveness);
+  if (id == loop::TimerQueue::kInvalidId && FlushCancels() > 0) {
     // The queue was full, but timers cleared in this task still held their
     // slots (their cancels wait in the buffer): room again.
-    id = loop.NextOrderedId();
-    scheduled =
-        loop.ScheduleOrderedAt([this, id, due, weak] { Fire(id, due, weak); }, due, liveness);
+    id = loop.ScheduleOrderedCall(due, liveness);
   }
-  if (scheduled == loop::TimerQueue::kInvalidId) return kQueueFull;
-  DCHECK(scheduled == id);
-  return ToHandle(scheduled);
+  if (id == loop::TimerQueue::kInvalidId) return kQueueFull;
+  return ToHandle(id);
 }
 
 std::size_t Timers::FlushCancels() {

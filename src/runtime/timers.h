@@ -23,7 +23,11 @@ class Runtime;
 
 class Timers {
  public:
+  // Runs the runtime's ordered-lane call entries (its timers) from now on.
   explicit Timers(Runtime* runtime);
+  ~Timers();
+  Timers(const Timers&) = delete;
+  Timers& operator=(const Timers&) = delete;
 
   // Arms an entry due `timeout_ms` from now and returns its id (a JS-safe
   // number; 0 when the runtime is shutting down). A weak timer does not
