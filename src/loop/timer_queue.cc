@@ -24,8 +24,6 @@ TimerQueue::~TimerQueue() {
 
 uint32_t TimerQueue::AppendSlot() {
   CHECK_MSG(slot_count_ < kMaxSlots, "more than 8M timers pending");
-  CHECK_MSG(slots_.Grow((std::size_t{slot_count_} + 1) * sizeof(Slot)),
-            "out of memory growing the timer queue");
   states_.push_back(0);
   if (slot_count_ % 64 == 0) {
     cancelled_bits_.push_back(0);

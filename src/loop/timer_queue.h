@@ -60,6 +60,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/check.h"
 #include "base/reserved_region.h"
 #include "base/time.h"
 #include "base/unique_function.h"
@@ -153,6 +154,8 @@ class TimerQueue {
   void ReclaimCancelled() {
     if (cancelled_ > 0) Compact();
   }
+  // Tests: where the slots live (call entries must leave them untouched).
+  const void* slots_for_testing() const { return slots_.data(); }
   // Pending entries with Meta::keeps_alive.
   std::size_t keep_alive_count() const { return keep_alive_count_; }
 
@@ -341,7 +344,8 @@ class TimerQueue {
   // A new slot at index slot_count_, not constructed: a task's Add()
   // constructs it (and marks it in constructed_bits_), a call entry leaves
   // it untouched, so memory a queue never fills (or fills with call
-  // entries) is never touched.
+  // entries) is never touched. (Nor made usable: the region's first 2 MB
+  // are faulted in as it grows, see ReservedRegion::Grow.)
   uint32_t AppendSlot();
   // Whether slot `index` holds a constructed Slot (its task may be empty).
   bool IsConstructed(uint32_t index) const {
@@ -352,6 +356,10 @@ class TimerQueue {
     uint64_t& word = constructed_bits_[index / 64];
     const uint64_t bit = uint64_t{1} << (index % 64);
     if (!(word & bit)) {
+      const std::size_t end = (std::size_t{index} + 1) * sizeof(Slot);
+      if (end > slots_.usable()) {
+        CHECK_MSG(slots_.Grow(end), "out of memory growing the timer queue");
+      }
       ::new (static_cast<void*>(&slot(index))) Slot();
       word |= bit;
     }

@@ -1,10 +1,12 @@
 #include "loop/timer_queue.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <random>
@@ -409,27 +411,25 @@ TEST(TimerQueue, ASlotPassesBetweenTasksAndCallEntries) {
   EXPECT_EQ(log, (std::vector<int>{2, 4}));
 }
 
-// Resident memory of this process, in bytes.
-std::size_t ResidentBytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::size_t size = 0;
-  std::size_t resident = 0;
-  statm >> size >> resident;
-  return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-}
-
 TEST(TimerQueue, CallEntriesLeaveTheirSlotsUntouched) {
-  // A call entry costs its node (24 bytes) and its state word (8); a task's
-  // 48-byte slot is never written, so its pages are never faulted in. (With
-  // slots written, 400k entries make 19 MB more resident than this bound;
-  // huge pages round each array up by less than 2 MB.)
-  constexpr int kCount = 400000;
+  // A call entry costs its node (24 bytes) and its state word (8): not one
+  // page of the slots' memory is faulted in for it (mincore), where 400k
+  // tasks fill 19 MB.
+  constexpr std::size_t kCount = 400000;
   TimerQueue queue;
-  const std::size_t before = ResidentBytes();
-  for (int i = 0; i < kCount; ++i) queue.AddCall(At(i % 1000), static_cast<uint64_t>(i), 1, true);
-  const std::size_t grown = ResidentBytes() - before;
-  EXPECT_LT(grown, std::size_t{kCount} * 50) << grown / 1024 << " KiB for " << kCount;
-  EXPECT_EQ(queue.size(), static_cast<std::size_t>(kCount));
+  queue.Add(At(0), 0, [] {});  // slot 0: the slots' memory exists
+  for (std::size_t i = 1; i <= kCount; ++i)
+    queue.AddCall(At(static_cast<int64_t>(i % 1000)), i, 1, true);
+  EXPECT_EQ(queue.size(), kCount + 1);
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  // The pages past slot 0's (48 bytes each) that slots 1..kCount would be in.
+  char* slots = static_cast<char*>(const_cast<void*>(queue.slots_for_testing()));
+  const std::size_t bytes = (kCount + 1) * 48 - page;
+  std::vector<unsigned char> resident(bytes / page + 1);
+  ASSERT_EQ(mincore(slots + page, bytes, resident.data()), 0) << std::strerror(errno);
+  std::size_t pages = 0;
+  for (unsigned char flags : resident) pages += flags & 1;
+  EXPECT_EQ(pages, 0u) << "of " << resident.size();
 }
 
 TEST(TimerQueue, CancelHeavyRunsCompactAndStayCorrect) {
