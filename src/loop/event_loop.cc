@@ -360,7 +360,7 @@ bool EventLoop::PostOrderedTagged(Task task, Duration delay, uint8_t chain_tag) 
   if (shut_down_) return false;
   if (delay > Duration::zero()) {
     // (Refused only when the queue has no slot left.)
-    return looper_->Schedule(base::DueAfter(looper_->Now(), delay), std::move(task),
+    return looper_->Schedule(base::DueAfter(looper_->DeadlineNow(), delay), std::move(task),
                              TimerQueue::Meta{owner_id_, true, 0}) != TimerQueue::kInvalidId;
   } else {
     looper_->PostNow(std::move(task), TimerQueue::Meta{owner_id_, true, 0, chain_tag});
@@ -378,7 +378,8 @@ bool EventLoop::PostOrderedChained(Task task, uint8_t tag) {
 
 EventLoop::TimerId EventLoop::ScheduleOrdered(Task task, Duration delay, Liveness liveness) {
   DCHECK(IsHomeThread());
-  return ScheduleOrderedAt(std::move(task), base::DueAfter(looper_->Now(), delay), liveness);
+  return ScheduleOrderedAt(std::move(task), base::DueAfter(looper_->DeadlineNow(), delay),
+                           liveness);
 }
 
 EventLoop::TimerId EventLoop::ScheduleOrderedAt(Task task, TimePoint due, Liveness liveness) {

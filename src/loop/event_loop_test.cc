@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/deadline_clock.h"
 #include "loop/looper.h"
 
 namespace hostloop::loop {
@@ -334,6 +335,37 @@ TEST(EventLoop, OrderedCallEntriesRunThroughTheirLoopsHandlerInOrder) {
                 "b checkpoint"}));
   a->Shutdown();
   b->Shutdown();
+}
+
+// A timer with a timeout of 0 takes its deadline from Looper::DeadlineNow(),
+// which may be a little ahead of the clock (base::DeadlineClock); a due-now
+// post made after it is stamped no earlier, so it never overtakes the timer.
+// (Stamped with the clock alone, posts overtook their timer here.)
+TEST(EventLoop, L3ADueNowPostDoesNotOvertakeATimerOfTimeoutZeroSetBeforeIt) {
+  if (!base::DeadlineClock::TscIsTrusted()) GTEST_SKIP() << "deadlines are clock reads here";
+  auto looper = MakeLooper();
+  auto event_loop = EventLoop::Create();
+  event_loop->Bind(looper.get());
+  std::vector<int> log;
+  // Past the deadline clock's calibration first.
+  const TimePoint calibrated = looper->Now() + 2 * base::DeadlineClock::kCalibrationSpan;
+  while (looper->Now() < calibrated) looper->DeadlineNow();
+  event_loop->PostOrdered([&] {
+    for (int i = 0; i < 20000; ++i) {
+      event_loop->ScheduleOrderedCall(looper->DeadlineNow());
+      event_loop->PostOrdered([&log, i] { log.push_back(-i - 1); });
+    }
+  });
+  int timers = 0;
+  event_loop->SetOrderedCallHandler(
+      [&](EventLoop::TimerId, TimePoint, Liveness) { log.push_back(timers++); });
+  looper->RunUntilIdle();
+  ASSERT_EQ(log.size(), 40000u);
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_EQ(log[2 * i], i) << i;
+    ASSERT_EQ(log[2 * i + 1], -i - 1) << i;
+  }
+  event_loop->Shutdown();
 }
 
 TEST(EventLoop, J3WeakOrderedCallEntriesDoNotKeepTheLoopAlive) {

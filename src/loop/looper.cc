@@ -81,6 +81,9 @@ Looper::Looper(const base::TickClock* clock, EpollPoller poller,
       max_scheduled_(max_scheduled) {
   tls_current_looper = this;
   created_at_ = Now();
+  // The deadline clock's calibration starts now, not at the first timer (a
+  // script's first 20 ms of setTimeout()s would read the clock each).
+  deadline_clock_.Now();
   // A foreign loop may poll BackendFd() before its first Step(): armed, a
   // cross-thread post turns it readable.
   HandWaitToForeignLoop();
@@ -168,7 +171,7 @@ bool Looper::PostDelayed(Task task, Duration delay) {
     PostNow(std::move(task));
     return true;
   }
-  return Schedule(base::DueAfter(Now(), delay), std::move(task)) != TimerQueue::kInvalidId;
+  return Schedule(base::DueAfter(DeadlineNow(), delay), std::move(task)) != TimerQueue::kInvalidId;
 }
 
 void Looper::PostNow(Task task, TimerQueue::Meta meta) {
@@ -184,10 +187,12 @@ void Looper::PostNow(Task task, TimerQueue::Meta meta) {
   // (Tracing loop lag reads the clock too: the lag of a due-now post is
   // measured from its stamp, and an old one overstated it.)
   // A cross-thread post still in the inbox may carry a deadline that passed
-  // meanwhile: it counts as pending.
+  // meanwhile: it counts as pending. A deadline computed from DeadlineNow()
+  // may be a little ahead of the clock: the stamp is not below it, so a
+  // timer set with a timeout of 0 before this post stays ahead of it.
   TimePoint due =
       !queue_.empty() || trace_lag_ || remote_->inbox_nonempty_.load(std::memory_order_acquire)
-          ? Now()
+          ? std::max(Now(), deadline_floor_)
           : std::max(
                 pass_now_,
                 TimePoint(Duration(remote_->latest_stamp_ns_.load(std::memory_order_acquire))));

@@ -49,6 +49,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/deadline_clock.h"
 #include "base/result.h"
 #include "base/ring_queue.h"
 #include "base/thread_annotations.h"
@@ -382,6 +383,18 @@ class Looper {
   // else Now(). A message chain then reads the clock once per task, not
   // twice (a reading costs ~25 ns on a VM's kvm-clock).
   TimePoint EntryStartNow() { return reading_before_entry_ ? pass_now_ : Now(); }
+  // Home thread. A reading to compute a deadline from ("`delay` from now":
+  // setTimeout, a delayed post): never earlier than the clock at the call,
+  // never earlier than one it gave before, later by at most ~200 ns, and
+  // with the system clock on x86-64 mostly read from the TSC, at less than
+  // half the cost (base::DeadlineClock). Due-now posts made after it are
+  // stamped no earlier (PostNow), so an entry due "now" never overtakes a
+  // timer set before it with a timeout of 0. (It is not the pass clock: an
+  // entry runs when the clock has reached its due.)
+  TimePoint DeadlineNow() {
+    deadline_floor_ = deadline_clock_.Now();
+    return deadline_floor_;
+  }
   const base::TickClock* clock() const { return clock_; }
   bool IsHomeThread() const { return Current() == this; }
   void CheckHomeThread() const;
@@ -470,6 +483,9 @@ class Looper {
   void CompactSoon();
 
   const base::TickClock* const clock_;
+  base::DeadlineClock deadline_clock_{clock_};
+  // The latest DeadlineNow().
+  TimePoint deadline_floor_ = TimePoint::min();
   EpollPoller poller_;
   std::shared_ptr<LooperRemote> remote_;
 

@@ -431,7 +431,7 @@ void PostSchedulerToken(const FunctionCallbackInfo<Value>& info) {
   v8::Global<Value> task;
   if (brings_task) task.Reset(info.GetIsolate(), info[1]);
   // A fresh clock reading: the delay is measured from this call.
-  const loop::TimePoint due = base::DueAfter(runtime->event_loop().looper()->Now(), delay);
+  const loop::TimePoint due = base::DueAfter(runtime->event_loop().looper()->DeadlineNow(), delay);
   if (brings_task) {
     v8::Isolate* isolate = info.GetIsolate();
     if (info[1]

@@ -37,8 +37,8 @@ v8::Local<v8::Float64Array> Timers::CancelBuffer() {
 }
 
 double Timers::Start(double timeout_ms, bool weak) {
-  // A fresh clock reading: the timeout is measured from this call.
-  loop::TimePoint now = runtime_->event_loop().looper()->Now();
+  // A fresh reading: the timeout is measured from this call.
+  loop::TimePoint now = runtime_->event_loop().looper()->DeadlineNow();
   return Arm(now + base::DelayFromMilliseconds(timeout_ms), weak);
 }
 
