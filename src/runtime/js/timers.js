@@ -25,6 +25,9 @@ const MapDelete = uncurryThis(Map.prototype.delete);
 const ArrayPrototypeSlice = uncurryThis(Array.prototype.slice);
 const StringCtor = String;
 const MathTrunc = Math.trunc;
+const Float64ArrayCtor = Float64Array;
+const Uint8ArrayCtor = Uint8Array;
+const TypedArrayPrototypeSet = uncurryThis(Object.getPrototypeOf(Uint8Array.prototype).set);
 const kNoArgs = Object.freeze([]);
 
 // A timer's id is the id of its ordered-lane entry (a positive integer below
@@ -51,8 +54,8 @@ const slotOf = (id) => (id >>> 0) & kSlotMask;
 // is 0 is free; slots are reused (the native side hands out the lowest free
 // one), so the arrays stay as large as the most timers ever pending at once.
 let capacity = 0;
-let slotEntry = new Float64Array(0);  // the pending entry holding the slot, or 0
-let slotState = new Uint8Array(0);    // the nesting level of the timer's task, and the bits below
+let slotEntry = new Float64ArrayCtor(0);  // the pending entry holding the slot, or 0
+let slotState = new Uint8ArrayCtor(0);    // the nesting level of the timer's task, and the bits below
 let slotHandler = [];  // the handler (function, or a StringHandler), or a Record (kRecord)
 
 // The nesting level (see deeper) is the low bits of the state: only "above
@@ -90,14 +93,16 @@ function deeper(level) {
 function grow(slot) {
   let size = capacity === 0 ? 1024 : capacity * 2;
   while (size <= slot) size *= 2;
-  // A copy of the typed array `old`, `size` long.
-  const widened = (old) => {
-    const array = new old.constructor(size);
-    array.set(old);
-    return array;
-  };
-  slotEntry = widened(slotEntry);
-  slotState = widened(slotState);
+  // (Written out for each array: one helper called with both kinds of
+  // typed array deoptimized the code it was inlined into, which for a
+  // script that sets a million timers in a loop is that loop's OSR code,
+  // compiled again on the main thread: ~7 ms.)
+  const entries = new Float64ArrayCtor(size);
+  TypedArrayPrototypeSet(entries, slotEntry);
+  slotEntry = entries;
+  const states = new Uint8ArrayCtor(size);
+  TypedArrayPrototypeSet(states, slotState);
+  slotState = states;
   // The handlers' array doubles here too, in one step, rather than growing
   // by half as V8 grows an array written past its end: with a million
   // timers being set, V8's growth steps (a fresh array and a copy each) were
