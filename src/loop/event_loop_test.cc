@@ -30,6 +30,24 @@ Task Record(std::vector<std::string>* log, std::string what) {
   return [log, what = std::move(what)] { log->push_back(what); };
 }
 
+// Two EventLoops bound to one Looper on a fake clock: two runtimes on one
+// thread. Both are shut down at the end.
+class TwoLoopsOnOneLooper : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    a->Bind(looper.get());
+    b->Bind(looper.get());
+  }
+  void TearDown() override {
+    a->Shutdown();
+    b->Shutdown();
+  }
+  base::FakeTickClock clock;
+  std::unique_ptr<Looper> looper = MakeLooper(&clock);
+  std::shared_ptr<EventLoop> a = EventLoop::Create(&clock);
+  std::shared_ptr<EventLoop> b = EventLoop::Create(&clock);
+};
+
 // Counts its own destruction, to prove dropped closures are destroyed.
 struct DestructionCounter {
   explicit DestructionCounter(std::atomic<int>* count) : count(count) {}
@@ -292,21 +310,16 @@ TEST(EventLoop, CancelOrderedManyCancelsOnlyThePendingIds) {
 // A call entry (a JS timer) holds no task: its loop's handler is handed
 // its id, due and liveness, as that loop's entry (its BeforeEntry hook first,
 // its checkpoint after), in (due, sequence) order with task entries.
-TEST(EventLoop, OrderedCallEntriesRunThroughTheirLoopsHandlerInOrder) {
-  base::FakeTickClock clock;
-  auto looper = MakeLooper(&clock);
-  auto a = EventLoop::Create(&clock);
-  auto b = EventLoop::Create(&clock);
-  a->Bind(looper.get());
-  b->Bind(looper.get());
+TEST_F(TwoLoopsOnOneLooper, OrderedCallEntriesRunThroughTheirLoopsHandlerInOrder) {
   std::vector<std::string> log;
   std::vector<EventLoop::TimerId> a_ids;
   std::vector<EventLoop::TimerId> b_ids;
+  base::FakeTickClock* fake = &clock;
   auto handler = [&](const char* name, const std::vector<EventLoop::TimerId>* ids) {
-    return [&log, &clock, name, ids](EventLoop::TimerId id, TimePoint due, Liveness liveness) {
+    return [&log, fake, name, ids](EventLoop::TimerId id, TimePoint due, Liveness liveness) {
       std::size_t index = std::find(ids->begin(), ids->end(), id) - ids->begin();
       log.push_back(std::string(name) + std::to_string(index) + " due " +
-                    std::to_string((due - clock.Now()).count()) +
+                    std::to_string((due - fake->Now()).count()) +
                     (liveness == Liveness::kWeak ? " weak" : ""));
     };
   };
@@ -333,8 +346,6 @@ TEST(EventLoop, OrderedCallEntriesRunThroughTheirLoopsHandlerInOrder) {
                 "enter a", "a2 due -4000000", "b checkpoint", "enter a", "a0 due -3000000",
                 "b checkpoint", "enter a", "a task", "b checkpoint", "enter a", "a1 due -3000000",
                 "b checkpoint"}));
-  a->Shutdown();
-  b->Shutdown();
 }
 
 // A timer with a timeout of 0 takes its deadline from Looper::DeadlineNow(),
@@ -384,13 +395,7 @@ TEST(EventLoop, J3WeakOrderedCallEntriesDoNotKeepTheLoopAlive) {
   event_loop->Shutdown();
 }
 
-TEST(EventLoop, L7ShutdownDropsOrderedCallEntriesAndRefusesNewOnes) {
-  base::FakeTickClock clock;
-  auto looper = MakeLooper(&clock);
-  auto a = EventLoop::Create(&clock);
-  auto b = EventLoop::Create(&clock);
-  a->Bind(looper.get());
-  b->Bind(looper.get());
+TEST_F(TwoLoopsOnOneLooper, L7ShutdownDropsOrderedCallEntriesAndRefusesNewOnes) {
   std::vector<std::string> log;
   a->SetOrderedCallHandler([&](EventLoop::TimerId, TimePoint, Liveness) { log.push_back("a"); });
   b->SetOrderedCallHandler([&](EventLoop::TimerId, TimePoint, Liveness) { log.push_back("b"); });
@@ -442,13 +447,7 @@ TEST(EventLoop, OrderedCallEntriesReclaimCancelledSlotsWhenTheQueueIsFull) {
 
 // Two runtimes on one thread take their timer ids from the one queue of
 // their Looper: one's clearTimeout(n) must not cancel the other's timer n.
-TEST(EventLoop, CancelOrderedLeavesAnotherLoopsEntryOnTheSameLooperAlone) {
-  base::FakeTickClock clock;
-  auto looper = MakeLooper(&clock);
-  auto a = EventLoop::Create(&clock);
-  auto b = EventLoop::Create(&clock);
-  a->Bind(looper.get());
-  b->Bind(looper.get());
+TEST_F(TwoLoopsOnOneLooper, CancelOrderedLeavesAnotherLoopsEntryOnTheSameLooperAlone) {
   std::vector<std::string> log;
   EventLoop::TimerId a_id = a->ScheduleOrdered(Record(&log, "a"), milliseconds(1));
   EventLoop::TimerId b_id = b->ScheduleOrdered(Record(&log, "b"), milliseconds(1));
@@ -469,8 +468,6 @@ TEST(EventLoop, CancelOrderedLeavesAnotherLoopsEntryOnTheSameLooperAlone) {
   clock.Advance(milliseconds(1));
   looper->RunUntilIdle();
   EXPECT_EQ(log.size(), 3u);
-  a->Shutdown();
-  b->Shutdown();
 }
 
 // A cross-thread post waits in the same queue as the timers, under an id
