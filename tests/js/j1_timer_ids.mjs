@@ -2,7 +2,8 @@
 //
 // Spec test for contract J1's id rules:
 //  - clearTimeout takes a WebIDL `long`: a fractional id is truncated, so
-//    clearTimeout(id + 0.5) clears that timer; an object id is converted
+//    clearTimeout(id + 0.5) clears that timer; a string id is converted
+//    (clearTimeout(String(id)) clears it); an object id is converted
 //    once (its valueOf runs once), and clearInterval clears a timeout too.
 //  - clearTimeout and clearInterval are two functions with their own names
 //    and length 0 (WebIDL: one optional argument).
@@ -16,6 +17,9 @@ for (let id = 1; id <= 10; id++) clearTimeout(id);
 
 const fractional = setTimeout(() => console.log('J1 must not run: cleared as id + 0.5'), 5);
 clearTimeout(fractional + 0.5);
+
+const stringy = setTimeout(() => console.log('J1 must not run: cleared as a string id'), 5);
+clearTimeout(String(stringy));
 
 let conversions = 0;
 const boxed = setTimeout(() => console.log('J1 must not run: cleared through valueOf'), 5);
