@@ -62,13 +62,7 @@ TimePoint DeadlineClock::Refresh() {
     // What Now() would say at `after`, which is later than the clock read:
     // below it, the rate or the counter is not what it seemed (a
     // preemption in between only raises it).
-    const double ticks = static_cast<double>(after - base_tsc_);
-    if (after < base_tsc_ ||
-        base_ + Duration(static_cast<int64_t>(ticks * ns_per_tick_) + 1) < now) {
-      tsc_ = nullptr;
-      ns_per_tick_ = 0;
-      return Later(now);
-    }
+    if (after < base_tsc_ || Extrapolate(after - base_tsc_) < now) return TurnOffTsc(now);
   }
   base_ = now;
   base_tsc_ = before;  // (before the read: the ticks since overstate the time since)
@@ -79,9 +73,7 @@ TimePoint DeadlineClock::Refresh() {
                                static_cast<double>(before - first_tsc_after_) * (1 + kRateMargin);
     // (A counter between 10 MHz and 100 GHz, or none.)
     if (!std::isfinite(ns_per_tick) || ns_per_tick < 0.01 || ns_per_tick > 100) {
-      tsc_ = nullptr;
-      ns_per_tick_ = 0;
-      return Later(now);
+      return TurnOffTsc(now);
     }
     ns_per_tick_ = ns_per_tick;
     refresh_ticks_ =

@@ -50,11 +50,7 @@ class DeadlineClock {
   TimePoint Now() {
     if (ns_per_tick_ > 0) {
       const uint64_t ticks = tsc_() - base_tsc_;  // huge if the TSC went backwards
-      if (ticks < refresh_ticks_) {
-        // (+1: the product is truncated.)
-        return Later(base_ +
-                     Duration(static_cast<int64_t>(static_cast<double>(ticks) * ns_per_tick_) + 1));
-      }
+      if (ticks < refresh_ticks_) return Later(Extrapolate(ticks));
     }
     return Refresh();
   }
@@ -74,6 +70,17 @@ class DeadlineClock {
  private:
   // A clock read (with the TSC's pairs around it, and calibration).
   TimePoint Refresh();
+  // The latest clock read plus `ticks` at the calibrated rate. (+1: the
+  // product is truncated.)
+  TimePoint Extrapolate(uint64_t ticks) const {
+    return base_ + Duration(static_cast<int64_t>(static_cast<double>(ticks) * ns_per_tick_) + 1);
+  }
+  // Stops using the TSC, for good; returns the reading for clock read `now`.
+  TimePoint TurnOffTsc(TimePoint now) {
+    tsc_ = nullptr;
+    ns_per_tick_ = 0;
+    return Later(now);
+  }
   TimePoint Later(TimePoint t) {
     if (t > last_) last_ = t;
     return last_;
